@@ -1,0 +1,31 @@
+// Lint: typescript-eslint's recommended type-aware rules plus the layer rules of DESIGN.md.
+// Dependencies point inward: core imports nothing of ours and no node:* module.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+const layer = (files, groups, message) => ({
+  files,
+  rules: { 'no-restricted-imports': ['error', { patterns: [{ group: groups, message }] }] },
+});
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', 'dist/**', 'coverage/**', 'src/protocol/generated/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      'no-console': 'off',
+    },
+  },
+  { files: ['**/*.js', '**/*.mjs'], ...tseslint.configs.disableTypeChecked },
+  layer(['src/core/**'], ['node:*', '**/engine/**', '**/api/**', '**/protocol/**', '**/sim/**', '**/backtest/**', '**/cli*'],
+    'core/ is pure: no I/O, no threads, no wire formats, no outer layer'),
+  layer(['src/protocol/**'], ['**/engine/**', '**/api/**', '**/sim/**', '**/backtest/**'],
+    'protocol/ depends on core only'),
+  layer(['src/engine/**'], ['**/api/**', '**/sim/**', '**/backtest/**'],
+    'engine/ depends on core and protocol only'),
+  layer(['src/api/**'], ['**/backtest/**'], 'api/ does not depend on backtest/'),
+);

@@ -1,0 +1,98 @@
+/**
+ * The order book of one market: the contract every implementation keeps.
+ *
+ * Implementations: NaiveOrderBook (readable reference, the test oracle) and ArrayOrderBook (typed arrays,
+ * the production book). One contract suite and a seeded differential test hold them to identical events
+ * and identical state hashes.
+ *
+ * ## Priority and prices
+ * Price first, then time of arrival at the level (FIFO). Trades execute at the maker's price.
+ * Bids rank highest price first, asks lowest first.
+ *
+ * ## place(cmd, out)
+ * `validatePlace` runs first (shared by all books, so they reject alike); then a duplicate id gives
+ * DuplicateOrderId and a pool at its maximum BookFull. A rejected command writes no event and changes nothing.
+ * An accepted one writes, in this order:
+ * 1. Accepted(taker).
+ * 2. POC: if the order's price crosses the best opposite price, Finished(taker, Poc, amount); stop.
+ * 3. FOK: if the match (below) would not fill the whole amount, Finished(taker, Fok, amount); stop. The check
+ *    counts exactly what the match would do: STP cancellations and stops, iceberg refills behind other orders,
+ *    and a market buy's lot rounding.
+ * 4. Match against the opposite side, best level first, FIFO within a level, while the level crosses
+ *    (buy: ask ≤ limit, sell: bid ≥ limit, market: any level), for each maker in turn:
+ *    - Same non-zero stpId as the taker: the taker's stpAct decides (None means CancelNew):
+ *      CancelNew: Finished(taker, Stp, left); stop.
+ *      CancelOld: Finished(maker, Stp, maker left) and the maker leaves the book; continue with the next maker.
+ *      CancelBoth: Finished(maker, Stp, maker left), then Finished(taker, Stp, left); stop.
+ *      Fills before the self-match stand.
+ *    - Otherwise Fill(taker, maker, maker price, lots) with lots = min(maker visible, taker left) — for a market
+ *      buy, min(maker visible, floor(budget left / price)); when that affordable amount is 0 the match ends.
+ *      If the maker has nothing left: Finished(maker, Filled, 0). If an iceberg maker's display is used up but
+ *      lots remain hidden: it shows min(iceberg, left) again and moves to the back of its level (no event).
+ * 5. Then the taker: nothing left to fill → Finished(Filled, 0); a market buy whose budget cannot buy one lot
+ *    at the next price → Finished(Filled, budget left), or Finished(Small, budget) if it filled nothing;
+ *    otherwise a market order → Finished(DepthNotEnough, left); a limit IOC → Finished(Ioc, left);
+ *    a limit GTC or POC rests at the back of its price level (no event), showing min(iceberg, left) if iceberg.
+ *
+ * ## amend(orderId, price, amount, out)
+ * price 0 keeps the price; amount 0 keeps the amount; amount is the new total (filled + left).
+ * Rejections (nothing changes): OrderNotFound; InvalidParam (negative or non-integer); NoChange (same price and
+ * amount); AmendBelowFilled (amount ≤ filled); AmountTooLittle / AmountTooMuch (new amount or price × amount
+ * outside the market's bounds); PocWouldTake (a post-only order moved to a crossing price).
+ * Same price and smaller amount: left shrinks in place and the order keeps its queue position
+ * (an iceberg shows min(shown, left)). Anything else (new price or larger amount): the order leaves its level,
+ * takes the new values and arrives again as a GTC taker with its own stpId and stpAct — it matches as in
+ * place step 4 when it crosses, then rests at the back of its (new) level, showing min(iceberg, left).
+ * Events: Amended(order, new price, new left), then any fills and finishes as in place.
+ *
+ * ## cancel(orderId, out) and cancelAll(userId, side, out)
+ * cancel: Finished(order, Cancelled, left), or OrderNotFound. cancelAll: userId 0 means every user, side 0 both
+ * sides; Finished(Cancelled) for each matching order, bids before asks, each side in priority order
+ * (best level first, FIFO within). Always Ok.
+ *
+ * ## Queries (never change state)
+ * bestBid/bestAsk: price in ticks, 0 when the side is empty. depth: levels best first, each with the sum of
+ * *visible* lots. order: a resting order's view. openOrders: a user's resting order ids in order of entry to the
+ * book (an amend keeps the entry; a cancel and re-place is a new entry).
+ *
+ * ## Determinism
+ * A pure function of the command sequence: no clocks, no randomness, no I/O. stateHash() is identical across
+ * implementations for identical resting state (orders in priority order with all their fields).
+ */
+import type { BookEvents } from './book-events.js';
+import type { Market } from '../market.js';
+import type { OrderView, PlaceOrder } from './order-types.js';
+import type { ResultCode } from '../result-code.js';
+
+export interface OrderBook {
+  readonly market: Market;
+  /** Number of resting orders. */
+  readonly size: number;
+
+  place(cmd: PlaceOrder, out: BookEvents): ResultCode;
+  amend(orderId: number, price: number, amount: number, out: BookEvents): ResultCode;
+  cancel(orderId: number, out: BookEvents): ResultCode;
+  cancelAll(userId: number, side: number, out: BookEvents): ResultCode;
+
+  bestBid(): number;
+  bestAsk(): number;
+  /** Writes up to `limit` levels of `side` into `prices`/`lots` (best first); returns how many. */
+  depth(side: number, limit: number, prices: Float64Array, lots: Float64Array): number;
+  /** Fills `out` with a resting order; false when no such order rests. */
+  order(orderId: number, out: OrderView): boolean;
+  /** A user's resting order ids in entry order. @allocates */
+  openOrders(userId: number): number[];
+
+  /** Hash of the resting state, independent of the implementation. @allocates (a short string) */
+  stateHash(): string;
+  /** Deep self-check for tests; throws InvariantError. O(orders). */
+  assertInvariants(): void;
+}
+
+/** Options every implementation accepts. */
+export interface OrderBookOptions {
+  /** Most resting orders the book will hold; beyond it `place` answers BookFull. Default 2^24. */
+  readonly maxOrders?: number;
+}
+
+export const DEFAULT_MAX_ORDERS = 1 << 24;

@@ -1,0 +1,44 @@
+/**
+ * Business outcomes of core commands, as integers (never exceptions).
+ *
+ * Ranges: 0 ok · -1xxx request validation · -2xxx ledger · -3xxx matching · -9xxx engine.
+ * The API maps every code to a Gate label and HTTP status in one catalogue (src/api/error-catalogue.ts);
+ * a test keeps that catalogue complete.
+ */
+export const ResultCode = {
+  Ok: 0,
+
+  /** Zero, negative, non-numeric or otherwise malformed value; unknown enum value. */
+  InvalidParam: -1001,
+  /** More decimals than the market or currency allows. */
+  InvalidPrecision: -1002,
+  /** Below the market's minimum base or quote amount. */
+  AmountTooLittle: -1003,
+  /** Above the market's maximum base or quote amount, or beyond exact integer range. */
+  AmountTooMuch: -1004,
+  /** Unknown market. */
+  InvalidMarket: -1005,
+  /** stp_act sent by a user who belongs to no STP group. */
+  StpWithoutGroup: -1006,
+  /** An order with this id already rests in the book. */
+  DuplicateOrderId: -1007,
+
+  /** No resting order with that id. */
+  OrderNotFound: -3001,
+  /** Amend that changes neither price nor amount. */
+  NoChange: -3002,
+  /** Amend to an amount at or below what has already filled. */
+  AmendBelowFilled: -3003,
+  /** Amend of a post-only order to a price that would take. */
+  PocWouldTake: -3004,
+
+  /** Out of capacity (order pool at its configured maximum); retry later. */
+  BookFull: -9001,
+} as const;
+
+export type ResultCode = (typeof ResultCode)[keyof typeof ResultCode];
+
+/** Every code, for catalogue completeness checks. @allocates */
+export const ALL_RESULT_CODES: readonly ResultCode[] = Object.values(ResultCode);
+
+export const isRejection = (code: number): boolean => code < 0;
