@@ -23,7 +23,7 @@ import { StateHasher } from '../state-hash.js';
 import { floorDiv } from '../units.js';
 import type { BookEvents } from './book-events.js';
 import { IcebergPool, LevelPool, NIL, OrderPool, UserPool } from './book-pools.js';
-import { crosses, effectiveStpAct, hashRestingOrder, validateAmend, validatePlace } from './book-rules.js';
+import { crosses, effectiveStpAct, hashRestingOrder, isCancelAllScope, validateAmend, validatePlace } from './book-rules.js';
 import { KeyIndex } from './key-index.js';
 import { DEFAULT_MAX_ORDERS, type OrderBook, type OrderBookOptions } from './order-book.js';
 import { FinishAs, OrderType, type OrderView, type PlaceOrder, Side, StpAct, TimeInForce } from './order-types.js';
@@ -168,6 +168,7 @@ export class ArrayOrderBook implements OrderBook {
   }
 
   cancelAll(userId: number, side: number, out: BookEvents): ResultCode {
+    if (!isCancelAllScope(userId, side)) return ResultCode.InvalidParam;
     if (side !== Side.Sell) this.#cancelSide(this.#bids, userId, out);
     if (side !== Side.Buy) this.#cancelSide(this.#asks, userId, out);
     return ResultCode.Ok;
@@ -297,6 +298,7 @@ export class ArrayOrderBook implements OrderBook {
     const I = this.#icebergs;
     const uid = this.#users.uid;
     let left = amount;
+    let lastPrice = 0;
     this.#filledAny = false;
     while (ladder.n > 0) {
       const lvl = ladder.levels[ladder.n - 1]!;
@@ -304,6 +306,12 @@ export class ArrayOrderBook implements OrderBook {
       if (!isMarket && (side === Side.Buy ? price > limit : price < limit)) break;
       // The order at the head is always the next to meet: those before it left or went behind it.
       for (;;) {
+        // A market buy is done once its budget cannot buy a lot here (checked before STP looks at the maker).
+        const affordable = marketBuy ? floorDiv(left, price) : left;
+        if (affordable === 0) {
+          this.#left = left;
+          return Ended.Budget;
+        }
         const o = L.head[lvl]!;
         if (takerStp !== 0 && P.stp[o] === takerStp) {
           if (act === StpAct.CancelNew) {
@@ -323,32 +331,21 @@ export class ArrayOrderBook implements OrderBook {
         }
         const ice = P.ice[o]!;
         const shown = ice === NIL ? P.left[o]! : I.shown[ice]!;
-        let lots: number;
-        if (marketBuy) {
-          const affordable = floorDiv(left, price);
-          if (affordable === 0) {
-            this.#left = left;
-            return Ended.Budget;
-          }
-          lots = shown < affordable ? shown : affordable;
-          left -= lots * price;
-        } else {
-          lots = shown < left ? shown : left;
-          left -= lots;
-        }
+        const lots = shown < affordable ? shown : affordable;
+        left -= marketBuy ? lots * price : lots;
         this.#filledAny = true;
+        lastPrice = price;
         const makerLeft = P.left[o]! - lots;
         out.fill(takerId, takerUser, P.id[o]!, uid[P.user[o]!]!, makerSide, price, lots);
         P.left[o] = makerLeft;
         L.total[lvl] = L.total[lvl]! - lots;
+        if (ice !== NIL) I.shown[ice] = shown - lots;
         let levelGone = false;
         if (makerLeft === 0) {
           out.finished(P.id[o]!, uid[P.user[o]!]!, FinishAs.Filled, 0);
           levelGone = this.#remove(o);
-        } else if (ice !== NIL) {
-          const still = shown - lots;
-          if (still === 0) this.#refill(o, ice, lvl, makerLeft);
-          else I.shown[ice] = still;
+        } else if (ice !== NIL && shown === lots) {
+          this.#refill(o, ice, lvl, makerLeft);
         }
         if (left === 0) {
           this.#left = 0;
@@ -358,7 +355,8 @@ export class ArrayOrderBook implements OrderBook {
       }
     }
     this.#left = left;
-    return Ended.Exhausted;
+    // The book is swept: a budget that cannot buy a lot at the last price never could (asks only get dearer).
+    return marketBuy && lastPrice > 0 && floorDiv(left, lastPrice) === 0 ? Ended.Budget : Ended.Exhausted;
   }
 
   /** Shows the next slice of an iceberg whose display is used up and sends it to the back of its level. */

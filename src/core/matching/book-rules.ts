@@ -68,6 +68,10 @@ export function validateAmend(m: Market, price: number, amount: number, curPrice
   return checkLimitBounds(m, newPrice, newAmount);
 }
 
+/** A cancelAll scope: userId 0 (all) or a user id, side 0 (both), Buy or Sell. */
+export const isCancelAllScope = (userId: number, side: number): boolean =>
+  isInt31(userId) && (side === 0 || isSide(side));
+
 /** True when a `side` order at limit `price` would trade against opposite best `oppositeBest` (0 = empty). */
 export function crosses(side: number, price: number, oppositeBest: number): boolean {
   if (oppositeBest === 0) return false;

@@ -25,12 +25,15 @@
  *      CancelOld: Finished(maker, Stp, maker left) and the maker leaves the book; continue with the next maker.
  *      CancelBoth: Finished(maker, Stp, maker left), then Finished(taker, Stp, left); stop.
  *      Fills before the self-match stand.
+ *    - A market buy first checks its budget: when floor(budget left / price) is 0 the match ends here, before
+ *      STP looks at the maker.
  *    - Otherwise Fill(taker, maker, maker price, lots) with lots = min(maker visible, taker left) — for a market
- *      buy, min(maker visible, floor(budget left / price)); when that affordable amount is 0 the match ends.
+ *      buy, min(maker visible, floor(budget left / price)).
  *      If the maker has nothing left: Finished(maker, Filled, 0). If an iceberg maker's display is used up but
  *      lots remain hidden: it shows min(iceberg, left) again and moves to the back of its level (no event).
  * 5. Then the taker: nothing left to fill → Finished(Filled, 0); a market buy whose budget cannot buy one lot
- *    at the next price → Finished(Filled, budget left), or Finished(Small, budget) if it filled nothing;
+ *    at the next crossing price — or, when it swept the book, at its last fill price — → Finished(Filled,
+ *    budget left), or Finished(Small, budget) if it filled nothing;
  *    otherwise a market order → Finished(DepthNotEnough, left); a limit IOC → Finished(Ioc, left);
  *    a limit GTC or POC rests at the back of its price level (no event), showing min(iceberg, left) if iceberg.
  *
@@ -48,11 +51,13 @@
  * ## cancel(orderId, out) and cancelAll(userId, side, out)
  * cancel: Finished(order, Cancelled, left), or OrderNotFound. cancelAll: userId 0 means every user, side 0 both
  * sides; Finished(Cancelled) for each matching order, bids before asks, each side in priority order
- * (best level first, FIFO within). Always Ok.
+ * (best level first, FIFO within). A side other than 0, Buy or Sell, or a userId that is not an integer in
+ * [0, 2^31), is InvalidParam.
  *
  * ## Queries (never change state)
  * bestBid/bestAsk: price in ticks, 0 when the side is empty. depth: levels best first, each with the sum of
- * *visible* lots. order: a resting order's view. openOrders: a user's resting order ids in order of entry to the
+ * *visible* lots (at most `limit` and the arrays' length). order: a resting order's view; its stpAct is the
+ * effective act (a group member's None reads CancelNew). openOrders: a user's resting order ids in order of entry to the
  * book (an amend keeps the entry; a cancel and re-place is a new entry).
  *
  * ## Determinism

@@ -1,0 +1,37 @@
+/**
+ * The one catalogue of errors: core result code → Gate label → HTTP status.
+ *
+ * `Record<ResultCode, …>` makes the compiler reject a code without an entry; a test checks that every label
+ * is one of Gate's and that README's error table lists it.
+ */
+import { ResultCode } from '../core/result-code.js';
+
+export interface GateError {
+  readonly label: string;
+  readonly status: number;
+  readonly message: string;
+}
+
+type Rejection = Exclude<ResultCode, typeof ResultCode.Ok>;
+
+export const ERROR_CATALOGUE: Readonly<Record<Rejection, GateError>> = {
+  [ResultCode.InvalidParam]: { label: 'INVALID_PARAM_VALUE', status: 400, message: 'Invalid parameter value' },
+  [ResultCode.InvalidPrecision]: { label: 'INVALID_PRECISION', status: 400, message: 'Too many decimal places' },
+  [ResultCode.AmountTooLittle]: { label: 'AMOUNT_TOO_LITTLE', status: 400, message: 'Amount below the minimum' },
+  [ResultCode.AmountTooMuch]: { label: 'AMOUNT_TOO_MUCH', status: 400, message: 'Amount above the maximum' },
+  [ResultCode.InvalidMarket]: { label: 'INVALID_CURRENCY_PAIR', status: 400, message: 'Unknown currency pair' },
+  [ResultCode.StpWithoutGroup]: { label: 'INVALID_PARAM_VALUE', status: 400, message: 'stp_act given by a user in no STP group' },
+  [ResultCode.DuplicateOrderId]: { label: 'ORDER_EXISTS', status: 400, message: 'Order already exists' },
+  [ResultCode.OrderNotFound]: { label: 'ORDER_NOT_FOUND', status: 404, message: 'Order not found' },
+  [ResultCode.NoChange]: { label: 'NO_CHANGE', status: 400, message: 'Amend changes nothing' },
+  [ResultCode.AmendBelowFilled]: { label: 'INVALID_PARAM_VALUE', status: 400, message: 'New amount is not above the filled amount' },
+  [ResultCode.PocWouldTake]: { label: 'POC_FILL_IMMEDIATELY', status: 400, message: 'Post-only order would take liquidity' },
+  [ResultCode.BookFull]: { label: 'TOO_BUSY', status: 503, message: 'Server busy, retry later' },
+};
+
+/** The Gate error for a rejection code. Throws on Ok or an unknown code (a programmer error). */
+export function gateError(code: number): GateError {
+  const e = (ERROR_CATALOGUE as Readonly<Record<number, GateError>>)[code];
+  if (e === undefined) throw new RangeError(`no Gate error for result code ${code}`);
+  return e;
+}
