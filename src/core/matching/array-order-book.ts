@@ -402,7 +402,8 @@ export class ArrayOrderBook implements OrderBook {
       if (!stopped) offered += hidden;
       if (marketBuy) {
         const affordable = floorDiv(need, price);
-        if (affordable === 0 || offered >= affordable) return true;
+        if (affordable === 0) return need < amount; // spent down to dust, unless it never bought a lot
+        if (offered >= affordable) return true;
         need -= offered * price;
       } else {
         if (offered >= need) return true;

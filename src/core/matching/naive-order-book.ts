@@ -341,7 +341,7 @@ export class NaiveOrderBook implements OrderBook {
     for (const level of t.side === Side.Buy ? this.#asks : this.#bids) {
       if (!t.market && !crosses(t.side, t.price, level.price)) return false;
       const target = t.marketBuy ? floorDiv(need, level.price) : need;
-      if (target === 0) return true;
+      if (target === 0) return need < t.remaining; // budget spent down to dust, unless it never bought a lot
       let offered = 0;
       let hidden = 0;
       let stopped = false;

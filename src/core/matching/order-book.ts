@@ -11,13 +11,16 @@
  *
  * ## place(cmd, out)
  * `validatePlace` runs first (shared by all books, so they reject alike); then a duplicate id gives
- * DuplicateOrderId and a pool at its maximum BookFull. A rejected command writes no event and changes nothing.
+ * DuplicateOrderId; then a limit GTC or POC order (one that may rest) meeting a book that holds `maxOrders`
+ * orders gets BookFull — IOC, FOK and market orders are never refused for room. A rejected command writes no
+ * event and changes nothing.
  * An accepted one writes, in this order:
  * 1. Accepted(taker).
  * 2. POC: if the order's price crosses the best opposite price, Finished(taker, Poc, amount); stop.
  * 3. FOK: if the match (below) would not fill the whole amount, Finished(taker, Fok, amount); stop. The check
  *    counts exactly what the match would do: STP cancellations and stops, iceberg refills behind other orders,
- *    and a market buy's lot rounding.
+ *    and a market buy's lot rounding. A market buy fills entirely when it would end by budget (step 5) having
+ *    bought at least one lot; one whose budget cannot buy a single lot finishes Fok (an IOC one, Small).
  * 4. Match against the opposite side, best level first, FIFO within a level, while the level crosses
  *    (buy: ask ≤ limit, sell: bid ≥ limit, market: any level), for each maker in turn:
  *    - Same non-zero stpId as the taker: the taker's stpAct decides (None means CancelNew):
