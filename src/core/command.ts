@@ -1,0 +1,85 @@
+/**
+ * Engine commands as scalar records: what the sequencer numbers, the journal stores, rings carry and the
+ * state folds over. State = fold(commands in sequence order); nothing else enters the core.
+ *
+ * One mutable `Command` object is reused per producer (no allocation per command). Every field is a number
+ * (a safe integer or a small enum) except `text`, the client's order label, which only the journal and the
+ * order store read (never a ring).
+ *
+ * Fields by type (others are 0):
+ *
+ *   type         uid    market  orderId      side  orderType tif  price  amount            iceberg stpAct currency  kind sub  toUid toKind toSub
+ *   PlaceOrder   owner  index   (assigned)   •     •         •    ticks  lots / budget     lots    •      -         -    -    -     -      -
+ *   AmendOrder   owner  index   •            -     -         -    ticks  lots (0 = keep)   -       -      -         -    -    -     -      -
+ *   CancelOrder  owner  index   •            -     -         -    -      -                 -       -      -         -    -    -     -      -
+ *   CancelAll    owner  index   -            0/•   -         -    -      -                 -       -      -         -    -    -     -      -
+ *   Credit       user   -       -            -     -         -    -      units             -       -      index     •    •    -     -      -
+ *   Debit        user   -       -            -     -         -    -      units             -       -      index     •    •    -     -      -
+ *   Transfer     from   -       -            -     -         -    -      units             -       -      index     •    •    •     •      •
+ *
+ * `seq` and `time` (µs since the epoch) are stamped by the sequencer before the command is applied.
+ */
+
+export const CommandType = {
+  PlaceOrder: 1,
+  AmendOrder: 2,
+  CancelOrder: 3,
+  CancelAll: 4,
+  Credit: 10,
+  Debit: 11,
+  Transfer: 12,
+} as const;
+export type CommandType = (typeof CommandType)[keyof typeof CommandType];
+
+export class Command {
+  type: number = CommandType.PlaceOrder;
+  /** Global sequence number (stamped by the sequencer). */
+  seq = 0;
+  /** µs since the epoch (stamped by the sequencer from the injected clock). */
+  time = 0;
+  uid = 0;
+  market = 0;
+  orderId = 0;
+  side = 0;
+  orderType = 0;
+  tif = 0;
+  price = 0;
+  amount = 0;
+  iceberg = 0;
+  stpAct = 0;
+  currency = 0;
+  kind = 0;
+  sub = 0;
+  toUid = 0;
+  toKind = 0;
+  toSub = 0;
+  /** Client label (`t-…`) of a PlaceOrder, or '' — journal and order store only. */
+  text = '';
+
+  /** Resets every field to its zero value; returns this. */
+  clear(): this {
+    this.type = CommandType.PlaceOrder;
+    this.seq = 0; this.time = 0; this.uid = 0; this.market = 0; this.orderId = 0; this.side = 0;
+    this.orderType = 0; this.tif = 0; this.price = 0; this.amount = 0; this.iceberg = 0; this.stpAct = 0;
+    this.currency = 0; this.kind = 0; this.sub = 0; this.toUid = 0; this.toKind = 0; this.toSub = 0;
+    this.text = '';
+    return this;
+  }
+
+  /** Copies every field of `other`; returns this. */
+  copyFrom(other: Command): this {
+    this.type = other.type;
+    this.seq = other.seq; this.time = other.time; this.uid = other.uid; this.market = other.market;
+    this.orderId = other.orderId; this.side = other.side; this.orderType = other.orderType; this.tif = other.tif;
+    this.price = other.price; this.amount = other.amount; this.iceberg = other.iceberg; this.stpAct = other.stpAct;
+    this.currency = other.currency; this.kind = other.kind; this.sub = other.sub; this.toUid = other.toUid;
+    this.toKind = other.toKind; this.toSub = other.toSub; this.text = other.text;
+    return this;
+  }
+}
+
+/** Numeric fields in journal/ring order (text excluded). The codec and hashes iterate this list. */
+export const COMMAND_NUMERIC_FIELDS = [
+  'type', 'seq', 'time', 'uid', 'market', 'orderId', 'side', 'orderType', 'tif', 'price', 'amount', 'iceberg',
+  'stpAct', 'currency', 'kind', 'sub', 'toUid', 'toKind', 'toSub',
+] as const satisfies readonly (keyof Command)[];
