@@ -50,8 +50,8 @@ export class ArrayOrderBook implements OrderBook {
   readonly #users = new UserPool();
   readonly #ids: KeyIndex;
   readonly #userIds: KeyIndex;
-  readonly #bids = new PriceLadder(1);
-  readonly #asks = new PriceLadder(-1);
+  readonly #bids = new PriceLadder(1, 64);
+  readonly #asks = new PriceLadder(-1, 64);
   /** Match results: what is left of the taker and whether it filled anything. */
   #left = 0;
   #filledAny = false;
@@ -59,8 +59,8 @@ export class ArrayOrderBook implements OrderBook {
   constructor(market: Market, options: OrderBookOptions = {}) {
     this.market = market;
     this.#maxOrders = options.maxOrders ?? DEFAULT_MAX_ORDERS;
-    this.#ids = new KeyIndex(this.#orders.id, 8192);
-    this.#userIds = new KeyIndex(this.#users.uid, 2048);
+    this.#ids = new KeyIndex(this.#orders.id, 2048);
+    this.#userIds = new KeyIndex(this.#users.uid, 512);
   }
 
   get size(): number {

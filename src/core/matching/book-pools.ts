@@ -3,8 +3,9 @@
  *
  * Each pool is a set of parallel typed-array columns indexed by a record number, with a free list threaded
  * through one Int32 column (NIL-terminated). `alloc()` pops the free list, growing every column when it is
- * empty; `release()` pushes. Growth adds max(MIN_CHUNK, capacity / 16) records — a chunk, not a doubling,
- * so a large book wastes at most ~6% — and copies the columns once (@allocates; steady state never grows).
+ * empty; `release()` pushes. Growth adds max(MIN_CHUNK, capacity / 4) records — a chunk of a quarter, not a
+ * doubling, so a large book carries at most 25% spare records while a growing one copies each record about
+ * four times in all — and copies the columns once (@allocates; steady state never grows).
  * After `alloc()` callers must re-read columns they cached (growth replaces them).
  *
  * Bytes per order record: id, amount, left (3 × f64) + user record, STP group, level, FIFO next/prev,
@@ -12,14 +13,14 @@
  */
 
 export const NIL = -1;
-const MIN_CHUNK = 4096;
+const MIN_CHUNK = 1024;
 
 const growF64 = (a: Float64Array, n: number): Float64Array => { const b = new Float64Array(n); b.set(a); return b; };
 const growI32 = (a: Int32Array, n: number): Int32Array => { const b = new Int32Array(n); b.set(a); return b; };
 const growU8 = (a: Uint8Array, n: number): Uint8Array => { const b = new Uint8Array(n); b.set(a); return b; };
 
 /** Capacity after one growth step from `cap`. */
-export const nextCapacity = (cap: number): number => cap + Math.max(MIN_CHUNK, cap >>> 4);
+export const nextCapacity = (cap: number): number => cap + Math.max(MIN_CHUNK, cap >>> 2);
 
 /** Threads records [from, to) onto a free list whose link column is `next`, ending in `tail`. */
 function threadFree(next: Int32Array, from: number, to: number, tail: number): void {
@@ -127,7 +128,7 @@ export class LevelPool {
   /** Orders at the level; doubles as the free-list link while the record is free. */
   count: Int32Array;
 
-  constructor(capacity = 1024) {
+  constructor(capacity = 256) {
     this.capacity = capacity;
     this.price = new Float64Array(capacity);
     this.total = new Float64Array(capacity);
@@ -179,7 +180,7 @@ export class IcebergPool {
   shown: Float64Array;
   next: Int32Array;
 
-  constructor(capacity = 256) {
+  constructor(capacity = 64) {
     this.capacity = capacity;
     this.display = new Float64Array(capacity);
     this.shown = new Float64Array(capacity);
@@ -225,7 +226,7 @@ export class UserPool {
   /** Resting orders of the user; doubles as the free-list link while the record is free. */
   count: Int32Array;
 
-  constructor(capacity = 1024) {
+  constructor(capacity = 256) {
     this.capacity = capacity;
     this.uid = new Float64Array(capacity);
     this.head = new Int32Array(capacity);

@@ -1,0 +1,300 @@
+/**
+ * `npm run bench:core`: the core order book against nodejs-order-book 10.1.1, and an exchange-core mirror.
+ *
+ * Runs in one Node process (`--expose-gc`), single-threaded, book only: no ledger, no worker, no I/O.
+ * Every command stream is generated before timing starts (see stream.ts), with the seeded Prng.
+ *
+ * Scenarios
+ * - S1–S5 (`nob-*`): the peer's own benchmark cases (nob-scenarios.ts), side by side.
+ * - S6 `ec-steady`: exchange-core's generator (ec-generator.ts) in steady state, ~1,000 resting orders,
+ *   side by side. The peer's `modify` cancels and re-inserts the order as GTC (losing time priority), so our
+ *   book gets the same semantics here: move = cancel + place (same id, new price, remaining lots), reduce =
+ *   cancel + place (same id and price, reduced lots); a reduce of everything is a cancel. IOC orders are limit
+ *   IOC at the band edge and FOK-budget orders are plain FOK limits at the band edge in both books; there are
+ *   no market buys (ours take a quote budget, the peer's a base size).
+ * - S7 `ec-steady-stp`: S6 with STP: 1,000 accounts drawn uniformly, every order in its owner's group (ours:
+ *   stpId = userId, stpAct CancelOld; peer: accountId + stpMode EXPIRE_MAKER on every order). Both remove a
+ *   same-account maker and keep matching, so IOC, GTC and re-placed orders match alike. Two peer behaviours
+ *   differ from ours and are kept out of the stream: (1) `modify` re-inserts without account or STP mode, so
+ *   moves and reduces are sent to the peer as cancel + limit with the order's account and EXPIRE_MAKER (our
+ *   cancel + place with the group, as in S6); (2) the peer's FOK check counts the volume of same-account makers
+ *   that STP will remove, and a FOK that then falls short rests on the book, while ours counts exactly what
+ *   would fill; so FOK orders carry no account/group in S7 (in both books).
+ * - `ec-mirror`: the same generator with our native semantics (move = amend(id, price, 0), reduce =
+ *   amend(id, 0, newTotal) keeping queue position), seed 1, ringmatch only. Checked against the generator's
+ *   reference book (NaiveOrderBook): equal state hash and a clean invariant check. The published
+ *   exchange-core single-book figure (5M ops/s, Xeon X5690, Java, see the reference row) is printed alongside.
+ * - `memory-1m-resting` and `memory-steady-3m` (memory.ts).
+ *
+ * Output: a table (stdout), or with `--json` exactly one JSON array on stdout and everything else on stderr.
+ * `--quick`: smaller counts and fewer passes (well under 30 s). `--only=name,…` runs the named scenarios.
+ */
+import os from 'node:os';
+import { defineMarket } from '../../src/core/market.js';
+import type { OrderBook } from '../../src/core/matching/order-book.js';
+import { generateEc, type EcResult } from './ec-generator.js';
+import { type EngineDriver, type PairResult, gcNow, hasGc, latencyPass, median, runSideBySide, timePass, timerOverheadNs } from './measure.js';
+import { oursRestingMemory, oursSteadyMemory, peerRestingMemory, restingStream } from './memory.js';
+import { nobScenarios } from './nob-scenarios.js';
+import { type MoveSemantics, OURS_IMPL, OursRunner, createBook, l2Ours } from './ours-adapter.js';
+import { type PeerMoveSemantics, PeerRunner, createPeerBook, l2Peer } from './peer-adapter.js';
+import { type CommandStream, KIND_NAMES, type Kind, kindCounts } from './stream.js';
+
+const args = process.argv.slice(2);
+const JSON_OUT = args.includes('--json');
+const QUICK = args.includes('--quick');
+const ONLY = args.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',') ?? null;
+const SEED = 1;
+
+const CFG = QUICK
+  ? { warmup: 1, passes: 3, ecCommands: 50_000, pairCommands: 50_000, pairWarmup: 1, pairPasses: 3, resting: 50_000 }
+  : { warmup: 3, passes: 10, ecCommands: 3_000_000, pairCommands: 1_000_000, pairWarmup: 2, pairPasses: 6, resting: 1_000_000 };
+
+const EC_REFERENCE_OPS = 5_000_000;
+const EC_REFERENCE = 'exchange-core README: single order book, 5M ops/s, Intel Xeon X5690 (2011), Java 8, matching + risk';
+
+const market = defineMarket({ id: 'BENCH_USD', base: 'BENCH', quote: 'USD', precision: 0, amount_precision: 0 });
+
+const START = Date.now();
+const log = (line: string): void => {
+  process.stderr.write(`[${((Date.now() - START) / 1000).toFixed(1)}s] ${line}\n`);
+};
+const wanted = (name: string): boolean => ONLY === null || ONLY.some((o) => name.startsWith(o));
+
+interface Row {
+  scenario: string;
+  engine: 'ringmatch' | 'nodejs-order-book';
+  ops_per_sec: number | null;
+  p50_ns: number | null;
+  p99_ns: number | null;
+  p999_ns: number | null;
+  books_match: boolean;
+  [extra: string]: unknown;
+}
+
+const rows: Row[] = [];
+
+function oursDriver(s: CommandStream, semantics: MoveSemantics): EngineDriver<OrderBook> & { runner: OursRunner } {
+  const runner = new OursRunner(s, semantics);
+  return {
+    engine: 'ringmatch', runner,
+    fresh: () => createBook(market),
+    prefill: (b) => { runner.run(b, 0, s.prefill); },
+    run: (b) => runner.run(b, s.prefill, s.length),
+    runTimed: (b, rec) => runner.runTimed(b, s.prefill, s.length, rec),
+    l2: (b) => { const l = l2Ours(b); return `${l.bids}|${l.asks}`; },
+  };
+}
+
+function peerDriver(s: CommandStream, semantics: PeerMoveSemantics): EngineDriver<ReturnType<typeof createPeerBook>> & { runner: PeerRunner } {
+  const runner = new PeerRunner(s, semantics);
+  return {
+    engine: 'nodejs-order-book', runner,
+    fresh: createPeerBook,
+    prefill: (b) => { runner.run(b, 0, s.prefill); },
+    run: (b) => runner.run(b, s.prefill, s.length),
+    runTimed: (b, rec) => runner.runTimed(b, s.prefill, s.length, rec),
+    l2: (b) => { const l = l2Peer(b); return `${l.bids}|${l.asks}`; },
+  };
+}
+
+function pairRows(scenario: string, s: CommandStream, reps: number, res: PairResult, ours: OursRunner, peer: PeerRunner,
+  warmup: number, passes: number, extra: Record<string, unknown>): void {
+  const [o, p] = res.outcomes;
+  if (o === undefined || p === undefined) return;
+  if (!res.booksMatch) log(`WARNING ${scenario}: books do not match (${res.mismatch})`);
+  const commands = s.length - s.prefill;
+  const common = { books_match: res.booksMatch, commands, reps, warmup, passes, prefill: s.prefill, ...extra };
+  rows.push({
+    scenario, engine: 'ringmatch', impl: OURS_IMPL, ops_per_sec: Math.round(o.opsPerSec),
+    p50_ns: o.latency.p50, p99_ns: o.latency.p99, p999_ns: o.latency.p999, max_ns: o.latency.max,
+    trades: o.fills, speedup: round2(o.opsPerSec / p.opsPerSec), rejected: ours.rejected,
+    pass_ops: o.passOps.map(Math.round), ...common,
+  });
+  rows.push({
+    scenario, engine: 'nodejs-order-book', impl: 'nodejs-order-book@10.1.1', ops_per_sec: Math.round(p.opsPerSec),
+    p50_ns: p.latency.p50, p99_ns: p.latency.p99, p999_ns: p.latency.p999, max_ns: p.latency.max,
+    trades: p.fills, speedup: 1, peer_errors: peer.errors, pass_ops: p.passOps.map(Math.round), ...common,
+  });
+  if (res.booksMatch && ours.rejected > 0) log(`note ${scenario}: ${ours.rejected} commands rejected by ringmatch over all passes`);
+}
+
+const round2 = (x: number): number => Math.round(x * 100) / 100;
+
+function runNob(): void {
+  for (const sc of nobScenarios(QUICK, SEED)) {
+    if (!wanted(sc.name)) continue;
+    log(`${sc.name}: ${sc.title}, ${sc.stream.length} commands × ${sc.reps} books per pass`);
+    const ours = oursDriver(sc.stream, 'native');
+    const peer = peerDriver(sc.stream, 'modify');
+    const res = runSideBySide([ours, peer], sc.stream.length, sc.reps, CFG.warmup, CFG.passes, log);
+    pairRows(sc.name, sc.stream, sc.reps, res, ours.runner, peer.runner, CFG.warmup, CFG.passes, { title: sc.title });
+  }
+}
+
+function mixLine(g: EcResult): Record<string, unknown> {
+  const s = g.stream;
+  const n = s.length - s.prefill;
+  const counts = kindCounts(s, s.prefill, s.length);
+  const pct = (k: number): string => `${((k / n) * 100).toFixed(2)}%`;
+  const order: Kind[] = [1, 2, 3, 4, 5, 6];
+  const parts = order.map((k) => `${KIND_NAMES[k]}:${pct(counts.get(KIND_NAMES[k]) ?? 0)}`);
+  log(`  realized mix over ${n} commands: ${parts.join(' ')} traded:${pct(g.tradedCommands)} (fills ${g.fills}); `
+    + `pre-fill ${s.prefill} commands; start price ${g.startPrice}, band ${g.minPrice}–${g.maxPrice}; final book ${g.referenceSize} orders`);
+  const mix: Record<string, number> = {};
+  for (const k of order) mix[KIND_NAMES[k]] = round2(((counts.get(KIND_NAMES[k]) ?? 0) / n) * 100);
+  return { mix_pct: mix, traded_pct: round2((g.tradedCommands / n) * 100), start_price: g.startPrice };
+}
+
+function runEcPair(name: string, stp: boolean): void {
+  if (!wanted(name)) return;
+  log(`${name}: generating ${CFG.pairCommands} commands (exchange-core rules, cancel-and-replace semantics${stp ? ', STP' : ''})…`);
+  const g = generateEc(market, { seed: SEED, commands: CFG.pairCommands, targetOrders: 1000, users: 1000, semantics: 'replace', stp });
+  const extra = mixLine(g);
+  const ours = oursDriver(g.stream, 'replace');
+  const peer = peerDriver(g.stream, stp ? 'replace' : 'modify');
+  const res = runSideBySide([ours, peer], g.stream.length - g.stream.prefill, 1, CFG.pairWarmup, CFG.pairPasses, log);
+  const check = ours.fresh();
+  ours.prefill(check);
+  ours.run(check);
+  const refL2 = `${g.referenceL2.bids}|${g.referenceL2.asks}`;
+  if (ours.l2(check) !== refL2) {
+    res.booksMatch = false;
+    res.mismatch ||= 'ringmatch final L2 differs from the generator reference book';
+  }
+  pairRows(name, g.stream, 1, res, ours.runner, peer.runner, CFG.pairWarmup, CFG.pairPasses, extra);
+}
+
+function runEcMirror(): EcResult | null {
+  if (!wanted('ec-mirror') && !wanted('memory-steady')) return null;
+  log(`ec-mirror: generating ${CFG.ecCommands} commands (exchange-core rules, seed ${SEED}, native amend semantics)…`);
+  const g = generateEc(market, { seed: SEED, commands: CFG.ecCommands, targetOrders: 1000, users: 1000, semantics: 'native', stp: false });
+  const extra = mixLine(g);
+  if (!wanted('ec-mirror')) return g;
+  const d = oursDriver(g.stream, 'native');
+  const ops: number[] = [];
+  let selfCheck = true;
+  let fills = 0;
+  for (let p = 0; p < CFG.warmup + CFG.passes; p++) {
+    gcNow();
+    const res = timePass(d, 1);
+    fills = res.fills;
+    if (p >= CFG.warmup) ops.push((g.stream.length - g.stream.prefill) / res.seconds);
+  }
+  const check = d.fresh();
+  d.prefill(check);
+  d.run(check);
+  try {
+    check.assertInvariants();
+  } catch (e) {
+    selfCheck = false;
+    log(`WARNING ec-mirror: invariant check failed: ${String(e)}`);
+  }
+  if (check.stateHash() !== g.referenceHash || fills !== g.fills) {
+    selfCheck = false;
+    log(`WARNING ec-mirror: final state differs from the reference book (fills ${fills} vs ${g.fills})`);
+  }
+  gcNow();
+  const lat = latencyPass(d);
+  const opsPerSec = median(ops);
+  rows.push({
+    scenario: 'ec-mirror', engine: 'ringmatch', impl: OURS_IMPL, ops_per_sec: Math.round(opsPerSec),
+    p50_ns: lat.p50, p99_ns: lat.p99, p999_ns: lat.p999, max_ns: lat.max, books_match: selfCheck,
+    commands: g.stream.length - g.stream.prefill, prefill: g.stream.prefill, warmup: CFG.warmup, passes: CFG.passes,
+    trades: fills, rejected: d.runner.rejected, pass_ops: ops.map(Math.round),
+    reference_ops_per_sec: EC_REFERENCE_OPS, reference: EC_REFERENCE, vs_reference: round2(opsPerSec / EC_REFERENCE_OPS),
+    ...extra,
+  });
+  return g;
+}
+
+async function runMemory(ec: EcResult | null): Promise<void> {
+  if (wanted('memory-1m-resting')) {
+    const n = CFG.resting;
+    log(`memory-1m-resting: ${n} resting orders…`);
+    const s = restingStream(n, SEED);
+    const o = oursRestingMemory(market, s);
+    rows.push({
+      scenario: 'memory-1m-resting', engine: 'ringmatch', impl: OURS_IMPL, ops_per_sec: null, p50_ns: null, p99_ns: null,
+      p999_ns: null, books_match: o.resting === n, resting_orders: n, bytes_per_order: Math.round(o.bytesPerOrder),
+      total_bytes: o.totalBytes, empty_book_bytes: o.emptyBookBytes, fill_seconds: round2(o.seconds),
+    });
+    gcNow();
+    const p = peerRestingMemory(s);
+    rows.push({
+      scenario: 'memory-1m-resting', engine: 'nodejs-order-book', impl: 'nodejs-order-book@10.1.1', ops_per_sec: null,
+      p50_ns: null, p99_ns: null, p999_ns: null, books_match: true, resting_orders: n,
+      bytes_per_order: Math.round(p.bytesPerOrder), total_bytes: p.totalBytes, empty_book_bytes: p.emptyBookBytes,
+      fill_seconds: round2(p.seconds),
+    });
+  }
+  if (wanted('memory-steady') && ec !== null) {
+    log(`memory-steady-3m: ${ec.stream.length - ec.stream.prefill} EC-mirror commands on one book…`);
+    gcNow();
+    const m = await oursSteadyMemory(market, ec.stream);
+    rows.push({
+      scenario: 'memory-steady-3m', engine: 'ringmatch', impl: OURS_IMPL, ops_per_sec: null, p50_ns: null, p99_ns: null,
+      p999_ns: null, books_match: true, commands: m.commands, heap_growth_bytes: m.retainedBytes,
+      heap_growth_before_gc_bytes: m.grossBytes, gc_events_during_run: m.gcEvents,
+      allocated: m.gcEvents > 0 || m.grossBytes > 1 << 20, seconds: round2(m.seconds),
+    });
+  }
+}
+
+function fmtNum(x: unknown): string {
+  if (typeof x !== 'number') return '-';
+  return Math.round(x).toLocaleString('en-US');
+}
+
+function table(): string {
+  const head = ['scenario', 'engine', 'ops/s', 'p50 ns', 'p99 ns', 'p99.9 ns', 'speedup', 'trades', 'books', 'notes'];
+  const body = rows.map((r) => {
+    let notes = '';
+    if (typeof r.bytes_per_order === 'number') notes = `${r.bytes_per_order} B/order (empty book ${fmtNum(r.empty_book_bytes)} B)`;
+    if (typeof r.heap_growth_bytes === 'number') {
+      notes = `heap growth ${fmtNum(r.heap_growth_bytes)} B after gc, ${fmtNum(r.heap_growth_before_gc_bytes)} B before gc, `
+        + `${String(r.gc_events_during_run)} GCs during run`;
+    }
+    if (r.scenario === 'ec-mirror') notes = `exchange-core published: ${fmtNum(r.reference_ops_per_sec)} ops/s (X5690, Java)`;
+    return [r.scenario, r.engine, fmtNum(r.ops_per_sec), fmtNum(r.p50_ns), fmtNum(r.p99_ns), fmtNum(r.p999_ns),
+      typeof r.speedup === 'number' && r.engine === 'ringmatch' ? `${r.speedup}×` : '', fmtNum(r.trades),
+      r.books_match ? 'ok' : 'MISMATCH', notes];
+  });
+  const widths = head.map((h, c) => Math.max(h.length, ...body.map((b) => b[c]!.length)));
+  const line = (cells: string[]): string => cells.map((x, c) => (c >= 2 && c <= 7 ? x.padStart(widths[c]!) : x.padEnd(widths[c]!))).join('  ').trimEnd();
+  return [line(head), line(widths.map((w) => '-'.repeat(w))), ...body.map(line)].join('\n');
+}
+
+async function main(): Promise<void> {
+  const cpu = os.cpus()[0]?.model ?? 'unknown';
+  const header = [
+    `ringmatch core benchmark (${QUICK ? 'quick' : 'full'}), measured book: ${OURS_IMPL}`,
+    `machine: ${cpu}, ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB; Node ${process.version}; ${os.platform()} ${os.release()}`,
+    `date: ${new Date().toISOString()}; command: node ${process.execArgv.join(' ')} ${process.argv.slice(1).join(' ')}`,
+  ].join('\n');
+  log(header);
+  if (!hasGc) log('WARNING: gc() is not exposed; run with node --expose-gc for comparable figures');
+  const timerNs = timerOverheadNs();
+  log(`timer: one hrtime.bigint() pair costs ~${timerNs.toFixed(0)} ns (included in every latency sample)`);
+  const t0 = Date.now();
+  runNob();
+  runEcPair('ec-steady', false);
+  runEcPair('ec-steady-stp', true);
+  const ec = runEcMirror();
+  await runMemory(ec);
+  const seconds = (Date.now() - t0) / 1000;
+  log(`done in ${seconds.toFixed(1)} s`);
+  for (const r of rows) {
+    r.timer_overhead_ns = Math.round(timerNs);
+  }
+  const allMatch = rows.every((r) => r.books_match);
+  if (!allMatch) log('WARNING: at least one scenario failed its correctness gate (books_match: false)');
+  if (JSON_OUT) {
+    log(table());
+    process.stdout.write(`${JSON.stringify(rows)}\n`);
+  } else {
+    process.stdout.write(`${header}\n\n${table()}\n`);
+  }
+}
+
+await main();

@@ -1,0 +1,81 @@
+/**
+ * Funds moving across the platform boundary (credit, debit) and between accounts (transfer).
+ *
+ * Check order (the first failing check decides the code; nothing changes on rejection):
+ * InvalidParam (time, account kind/sub, entry type, same account) → CurrencyNotFound → amount
+ * (InvalidParam / AmountTooMuch) → UserNotFound → AmountTooMuch (credit beyond max supply) /
+ * BalanceNotEnough (debit, transfer).
+ *
+ * Costs: no allocation for narrow currencies once the records exist, except that credit and debit add to the
+ * BigInt in/out totals (they are not on the trading hot path). A first credit to an account creates its record.
+ */
+import { ResultCode } from '../result-code.js';
+import { type Amount, addAmount, subAmount, zeroLike } from './amount.js';
+import { BookType, isBookType } from './account-book.js';
+import { LedgerCode, type LedgerOutcome } from './ledger-codes.js';
+import { isCode, isValidAccount, isValidTime, type LedgerParts } from './parts.js';
+
+/** Adds `amount` (integer units, number or bigint) from outside to an account's available balance. */
+export function credit(p: LedgerParts, time: number, uid: number, kind: number, sub: number, currency: string,
+  amount: number | bigint, type: number, text: string): LedgerOutcome {
+  if (!isValidTime(time) || !isValidAccount(p, kind, sub) || !isBookType(type)) return ResultCode.InvalidParam;
+  const c = p.currencies;
+  const cur = c.indexOf(currency);
+  if (cur < 0) return LedgerCode.CurrencyNotFound;
+  const amt = c.normalize(cur, amount, false);
+  if (isCode(amt)) return amt as LedgerOutcome;
+  if (!p.store.hasUser(uid)) return LedgerCode.UserNotFound;
+  const supply = addAmount(c.supply[cur]!, amt);
+  if (!c.withinSupply(cur, supply)) return ResultCode.AmountTooMuch;
+  const s = p.store;
+  const rec = s.record(uid, kind, sub, cur, c.wide[cur] === true);
+  s.setAvailable(rec, addAmount(s.available(rec), amt));
+  c.supply[cur] = supply;
+  c.totalIn[cur] = c.totalIn[cur]! + BigInt(amt);
+  p.book.append(time, rec, type as BookType, amt, s.total(rec), text, 0);
+  return ResultCode.Ok;
+}
+
+/** Removes `amount` from an account's available balance to outside (a withdrawal). */
+export function debit(p: LedgerParts, time: number, uid: number, kind: number, sub: number, currency: string,
+  amount: number | bigint, type: number, text: string): LedgerOutcome {
+  if (!isValidTime(time) || !isValidAccount(p, kind, sub) || !isBookType(type)) return ResultCode.InvalidParam;
+  const c = p.currencies;
+  const cur = c.indexOf(currency);
+  if (cur < 0) return LedgerCode.CurrencyNotFound;
+  const amt = c.normalize(cur, amount, false);
+  if (isCode(amt)) return amt as LedgerOutcome;
+  if (!p.store.hasUser(uid)) return LedgerCode.UserNotFound;
+  const s = p.store;
+  const rec = s.findRecord(uid, kind, sub, cur);
+  if (rec < 0 || s.available(rec) < amt) return LedgerCode.BalanceNotEnough;
+  s.setAvailable(rec, subAmount(s.available(rec), amt));
+  c.supply[cur] = subAmount(c.supply[cur]!, amt);
+  c.totalOut[cur] = c.totalOut[cur]! + BigInt(amt);
+  p.book.append(time, rec, type as BookType, negate(amt), s.total(rec), text, 0);
+  return ResultCode.Ok;
+}
+
+/** Moves `amount` of available balance from one account to another (same or different users). */
+export function transfer(p: LedgerParts, time: number, fromUid: number, fromKind: number, fromSub: number,
+  toUid: number, toKind: number, toSub: number, currency: string, amount: number | bigint, text: string): LedgerOutcome {
+  if (!isValidTime(time) || !isValidAccount(p, fromKind, fromSub) || !isValidAccount(p, toKind, toSub)
+    || (fromUid === toUid && fromKind === toKind && fromSub === toSub)) return ResultCode.InvalidParam;
+  const c = p.currencies;
+  const cur = c.indexOf(currency);
+  if (cur < 0) return LedgerCode.CurrencyNotFound;
+  const amt = c.normalize(cur, amount, false);
+  if (isCode(amt)) return amt as LedgerOutcome;
+  const s = p.store;
+  if (!s.hasUser(fromUid) || !s.hasUser(toUid)) return LedgerCode.UserNotFound;
+  const from = s.findRecord(fromUid, fromKind, fromSub, cur);
+  if (from < 0 || s.available(from) < amt) return LedgerCode.BalanceNotEnough;
+  const to = s.record(toUid, toKind, toSub, cur, c.wide[cur] === true);
+  s.setAvailable(from, subAmount(s.available(from), amt));
+  s.setAvailable(to, addAmount(s.available(to), amt));
+  p.book.append(time, from, BookType.TransferOut, negate(amt), s.total(from), text, 0);
+  p.book.append(time, to, BookType.TransferIn, amt, s.total(to), text, 0);
+  return ResultCode.Ok;
+}
+
+const negate = (a: Amount): Amount => subAmount(zeroLike(a), a);
