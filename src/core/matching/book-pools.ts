@@ -3,10 +3,9 @@
  *
  * Each pool is a set of parallel typed-array columns indexed by a record number, with a free list threaded
  * through one Int32 column (NIL-terminated). `alloc()` pops the free list, growing every column when it is
- * empty; `release()` pushes. Growth adds max(MIN_CHUNK, capacity / 4) records — a chunk of a quarter, not a
- * doubling, so a large book carries at most 25% spare records while a growing one copies each record about
- * four times in all — and copies the columns once (@allocates; steady state never grows).
- * After `alloc()` callers must re-read columns they cached (growth replaces them).
+ * empty; `release()` pushes. Growth doubles a pool up to 2^20 records, then adds a quarter at a time, and
+ * copies the columns once (@allocates; steady state never grows): a growing book copies each record about
+ * twice in all, and a book of millions of orders carries at most 25% spare records.
  *
  * Bytes per order record: id, amount, left (3 × f64) + user record, STP group, level, FIFO next/prev,
  * user-list next/prev, iceberg record (8 × i32) + side, tif, stp act (3 × u8) = 59 bytes.
@@ -14,13 +13,15 @@
 
 export const NIL = -1;
 const MIN_CHUNK = 1024;
+/** Below this many records a pool doubles; above it, it grows by a quarter. */
+const DOUBLING_LIMIT = 1 << 20;
 
 const growF64 = (a: Float64Array, n: number): Float64Array => { const b = new Float64Array(n); b.set(a); return b; };
 const growI32 = (a: Int32Array, n: number): Int32Array => { const b = new Int32Array(n); b.set(a); return b; };
 const growU8 = (a: Uint8Array, n: number): Uint8Array => { const b = new Uint8Array(n); b.set(a); return b; };
 
 /** Capacity after one growth step from `cap`. */
-export const nextCapacity = (cap: number): number => cap + Math.max(MIN_CHUNK, cap >>> 2);
+export const nextCapacity = (cap: number): number => cap + (cap < DOUBLING_LIMIT ? Math.max(MIN_CHUNK, cap) : cap >>> 2);
 
 /** Threads records [from, to) onto a free list whose link column is `next`, ending in `tail`. */
 function threadFree(next: Int32Array, from: number, to: number, tail: number): void {
