@@ -1,0 +1,155 @@
+/**
+ * Journal reading and repair (format in ./format.ts).
+ *
+ * `readJournal` streams the file in chunks (default 1 MiB, grown only to fit one record larger than a
+ * chunk), never the whole file. It hands each whole record to `onCommand` in file order and stops at the
+ * first frame that is not whole, REPORTING where and why (`truncatedAt`, `reason`) instead of throwing:
+ * a torn tail is the normal result of a crash between write and fsync. Only an untrustworthy beginning
+ * (magic, version, header) throws JournalFormatError, since then nothing in the file has meaning.
+ *
+ * `onCommand` receives one reused Command, overwritten by the next record: copy what must outlive the
+ * call. Cost per record: one CRC-32 pass and one FlatBuffers decode into the reused Command; no
+ * allocation except a non-empty `text`.
+ *
+ * `repairJournal` cuts the file at the end of the valid prefix (and fsyncs it), so that a JournalWriter
+ * can append after it; the caller logs what was cut from the returned report.
+ */
+import { open } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import { Command } from '../../core/command.js';
+import { decodeHeader, decodeRecord } from '../../protocol/codec.js';
+import type { JournalHeaderData } from '../../protocol/codec.js';
+import { crc32 } from './crc32.js';
+import {
+  FORMAT_VERSION, FRAME_BYTES, JournalFormatError, MAGIC, MAX_HEADER_BYTES, MAX_RECORD_BYTES, PREAMBLE_BYTES, readU32,
+} from './format.js';
+import type { JournalDefect } from './format.js';
+
+export interface JournalReport {
+  readonly header: JournalHeaderData;
+  /** Whole records read (and handed to onCommand). */
+  readonly records: number;
+  /** Length of the valid prefix: preamble, header and `records` whole records. */
+  readonly validBytes: number;
+  /** File size when reading started. */
+  readonly fileBytes: number;
+  /** Offset of the first frame that is not whole (= validBytes); absent when the whole file is valid. */
+  readonly truncatedAt?: number;
+  readonly reason?: JournalDefect;
+}
+
+export interface ReadOptions {
+  /** Bytes read per chunk; default 1 MiB. */
+  readonly chunkBytes?: number;
+}
+
+async function readExactly(fh: FileHandle, buf: Uint8Array, at: number): Promise<boolean> {
+  let done = 0;
+  while (done < buf.length) {
+    const { bytesRead } = await fh.read(buf, done, buf.length - done, at + done);
+    if (bytesRead === 0) return false;
+    done += bytesRead;
+  }
+  return true;
+}
+
+/** Validates magic, version and header frame; returns the header and the offset of the first record. */
+export async function readFileStart(fh: FileHandle, path: string): Promise<{ header: JournalHeaderData; end: number }> {
+  const head = new Uint8Array(PREAMBLE_BYTES + FRAME_BYTES);
+  if (!(await readExactly(fh, head, 0))) throw new JournalFormatError(`${path}: shorter than a journal preamble`);
+  if (readU32(head, 0) !== MAGIC) throw new JournalFormatError(`${path}: not a journal (bad magic)`);
+  const version = readU32(head, 4);
+  if (version !== FORMAT_VERSION) throw new JournalFormatError(`${path}: format version ${version}, expected ${FORMAT_VERSION}`);
+  const len = readU32(head, PREAMBLE_BYTES);
+  if (len === 0 || len > MAX_HEADER_BYTES) throw new JournalFormatError(`${path}: header length ${len} out of range`);
+  const payload = new Uint8Array(len);
+  const start = PREAMBLE_BYTES + FRAME_BYTES;
+  if (!(await readExactly(fh, payload, start))) throw new JournalFormatError(`${path}: torn header`);
+  if (crc32(payload, 0, len) !== readU32(head, PREAMBLE_BYTES + 4)) throw new JournalFormatError(`${path}: header checksum mismatch`);
+  const header = decodeHeader(payload);
+  if (header.formatVersion !== FORMAT_VERSION) throw new JournalFormatError(`${path}: header format version ${header.formatVersion}`);
+  return { header, end: start + len };
+}
+
+/** Streams the records of the journal at `path` to `onCommand`; reports the valid prefix. */
+export async function readJournal(
+  path: string,
+  onCommand?: (cmd: Command) => void,
+  options: ReadOptions = {},
+): Promise<JournalReport> {
+  const fh = await open(path, 'r');
+  try {
+    const fileBytes = (await fh.stat()).size;
+    const { header, end } = await readFileStart(fh, path);
+    const cmd = new Command();
+    let buf = new Uint8Array(Math.max(options.chunkBytes ?? 1 << 20, 64));
+    let bufStart = end;
+    let have = 0;
+    let pos = 0;
+    let filePos = end;
+    let records = 0;
+    let reason: JournalDefect | undefined;
+    for (;;) {
+      while (have - pos >= FRAME_BYTES) {
+        const len = readU32(buf, pos);
+        if (len === 0 || len > MAX_RECORD_BYTES) { reason = 'bad-length'; break; }
+        const p = pos + FRAME_BYTES;
+        if (have - p < len) break;
+        if (crc32(buf, p, p + len) !== readU32(buf, pos + 4)) { reason = 'checksum'; break; }
+        if (!decodeRecord(buf, cmd, p)) { reason = 'undecodable'; break; }
+        onCommand?.(cmd);
+        records++;
+        pos = p + len;
+      }
+      if (reason !== undefined) break;
+      if (filePos >= fileBytes) {
+        if (pos < have) reason = 'torn';
+        break;
+      }
+      buf.copyWithin(0, pos, have);
+      bufStart += pos;
+      have -= pos;
+      pos = 0;
+      if (have >= FRAME_BYTES) {
+        // The parse loop stopped at this frame for want of bytes, so its length is already in range.
+        const need = FRAME_BYTES + readU32(buf, 0);
+        if (need > buf.length) {
+          const bigger = new Uint8Array(need);
+          bigger.set(buf.subarray(0, have));
+          buf = bigger;
+        }
+      }
+      const { bytesRead } = await fh.read(buf, have, Math.min(buf.length - have, fileBytes - filePos), filePos);
+      if (bytesRead === 0) {
+        if (have > 0) reason = 'torn';
+        break;
+      }
+      have += bytesRead;
+      filePos += bytesRead;
+    }
+    const validBytes = bufStart + pos;
+    return reason === undefined
+      ? { header, records, validBytes, fileBytes }
+      : { header, records, validBytes, fileBytes, truncatedAt: validBytes, reason };
+  } finally {
+    await fh.close();
+  }
+}
+
+/**
+ * Truncates the journal at `path` to its valid prefix and fsyncs it; returns the report of the read
+ * (with `truncatedAt`/`reason` when something was cut). Throws JournalFormatError if the start is bad.
+ */
+export async function repairJournal(path: string, options: ReadOptions = {}): Promise<JournalReport> {
+  const report = await readJournal(path, undefined, options);
+  if (report.truncatedAt !== undefined) {
+    const fh = await open(path, 'r+');
+    try {
+      await fh.truncate(report.validBytes);
+      await fh.datasync();
+    } finally {
+      await fh.close();
+    }
+  }
+  return report;
+}
