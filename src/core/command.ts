@@ -18,6 +18,8 @@
  *   Transfer     from   -       -            -     -         -    -      units             -       -      index     •    •    •     •      •
  *
  * `seq` and `time` (µs since the epoch) are stamped by the sequencer before the command is applied.
+ * `orderId` of a PlaceOrder, `stpId` and `reserved` are stamped by the exchange's first phase (R1) for the
+ * book and the second phase; they are derived state, so the journal does not keep them.
  */
 
 export const CommandType = {
@@ -55,6 +57,10 @@ export class Command {
   toSub = 0;
   /** Client label (`t-…`) of a PlaceOrder, or '' — journal and order store only. */
   text = '';
+  /** STP group of the owner (stamped in R1; not journaled). */
+  stpId = 0;
+  /** Extra hold an amend reserved in R1, released or settled in R2 (not journaled). */
+  reserved: number | bigint = 0;
 
   /** Resets every field to its zero value; returns this. */
   clear(): this {
@@ -62,7 +68,7 @@ export class Command {
     this.seq = 0; this.time = 0; this.uid = 0; this.market = 0; this.orderId = 0; this.side = 0;
     this.orderType = 0; this.tif = 0; this.price = 0; this.amount = 0; this.iceberg = 0; this.stpAct = 0;
     this.currency = 0; this.kind = 0; this.sub = 0; this.toUid = 0; this.toKind = 0; this.toSub = 0;
-    this.text = '';
+    this.text = ''; this.stpId = 0; this.reserved = 0;
     return this;
   }
 
@@ -73,7 +79,8 @@ export class Command {
     this.orderId = other.orderId; this.side = other.side; this.orderType = other.orderType; this.tif = other.tif;
     this.price = other.price; this.amount = other.amount; this.iceberg = other.iceberg; this.stpAct = other.stpAct;
     this.currency = other.currency; this.kind = other.kind; this.sub = other.sub; this.toUid = other.toUid;
-    this.toKind = other.toKind; this.toSub = other.toSub; this.text = other.text;
+    this.toKind = other.toKind; this.toSub = other.toSub; this.text = other.text; this.stpId = other.stpId;
+    this.reserved = other.reserved;
     return this;
   }
 }

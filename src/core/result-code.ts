@@ -22,6 +22,29 @@ export const ResultCode = {
   StpWithoutGroup: -1006,
   /** An order with this id already rests in the book. */
   DuplicateOrderId: -1007,
+  /** A required parameter is absent. */
+  MissingParam: -1008,
+
+  /** The paying account's available balance is below the amount. */
+  BalanceNotEnough: -2001,
+  /** No user with that uid. */
+  UserNotFound: -2002,
+  /** A user with that uid already exists. */
+  UserExists: -2003,
+  /** A sub-account naming a main account that does not exist. */
+  MainUserNotFound: -2004,
+  /** A sub-account naming a main account that is itself a sub-account. */
+  NestedSubAccount: -2005,
+  /** A hold for that order id already exists (an engine bug if it reaches a client). */
+  HoldExists: -2006,
+  /** No hold for that order id. */
+  HoldNotFound: -2007,
+  /** A hold used against the wrong market or side (an engine bug). */
+  HoldMismatch: -2008,
+  /** A fill that would take more from a hold than it has left (an engine bug). */
+  HoldExceeded: -2009,
+  /** Unknown currency. */
+  CurrencyNotFound: -2010,
 
   /** No resting order with that id. */
   OrderNotFound: -3001,
@@ -34,6 +57,8 @@ export const ResultCode = {
 
   /** Out of capacity (order pool at its configured maximum); retry later. */
   BookFull: -9001,
+  /** A ring to a market shard is full (backpressure); retry later. Nothing was applied. */
+  Busy: -9002,
 } as const;
 
 export type ResultCode = (typeof ResultCode)[keyof typeof ResultCode];

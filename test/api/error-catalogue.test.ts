@@ -20,9 +20,10 @@ describe('error catalogue', () => {
     for (const e of Object.values(ERROR_CATALOGUE)) expect(GATE_LABELS.has(e.label), e.label).toBe(true);
   });
 
-  it('maps client errors to 4xx and overload to 503', () => {
+  it('maps client errors to 4xx, overload to 503 and engine faults to 500', () => {
     for (const [code, e] of Object.entries(ERROR_CATALOGUE)) {
-      if (Number(code) === ResultCode.BookFull) expect(e.status).toBe(503);
+      if (e.label === 'TOO_BUSY') expect(e.status, code).toBe(503);
+      else if (e.label === 'SERVER_ERROR') expect(e.status, code).toBe(500);
       else expect(e.status >= 400 && e.status < 500, `${code} → ${e.status}`).toBe(true);
     }
   });

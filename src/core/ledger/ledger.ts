@@ -53,6 +53,7 @@ export class Ledger {
       store: new BalanceStore(),
       holds: new HoldTable(),
       book: new AccountBook(options.accountBookCapacity ?? 1 << 16),
+      fees: { taker: 0, maker: 0 },
     };
     this.#p.store.addUser(PLATFORM_UID, 0);
   }
@@ -144,6 +145,16 @@ export class Ledger {
   /** The order finished: returns its remaining hold and closes it. See order-funds.ts. */
   releaseOrder(time: number, orderId: number): LedgerOutcome {
     return releaseOrder(this.#p, time, orderId);
+  }
+
+  /** The taker's fee of the last successful settleFill, in the currency the taker received. */
+  get lastTakerFee(): Amount {
+    return this.#p.fees.taker;
+  }
+
+  /** The maker's fee of the last successful settleFill, in the currency the maker received. */
+  get lastMakerFee(): Amount {
+    return this.#p.fees.maker;
   }
 
   /** R2: settles one fill between a taker and a maker order. See settlement.ts. */

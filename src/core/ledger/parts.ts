@@ -8,12 +8,16 @@ import type { BalanceStore } from './balance-store.js';
 import type { CurrencyTable, MarketTable } from './currencies.js';
 import type { HoldTable } from './holds.js';
 
+import type { Amount } from './amount.js';
+
 export interface LedgerParts {
   readonly currencies: CurrencyTable;
   readonly markets: MarketTable;
   readonly store: BalanceStore;
   readonly holds: HoldTable;
   readonly book: AccountBook;
+  /** Fees of the last settled fill (taker's and maker's, each in the currency it received). */
+  fees: { taker: Amount; maker: Amount };
 }
 
 /** The platform's uid: its Spot account receives trading fees. */

@@ -54,18 +54,21 @@ export function settleFill(p: LedgerParts, time: number, market: number, takerOr
   const baseCur = ms.base[market]!;
   // Taker's entries first, then the maker's.
   if (takerSide === Side.Buy) {
-    exchange(p, time, buyer, takerOrderId, quote, base, baseCur, buyerRate);
-    exchange(p, time, seller, makerOrderId, base, quote, quoteCur, sellerRate);
+    p.fees.taker = exchange(p, time, buyer, takerOrderId, quote, base, baseCur, buyerRate);
+    p.fees.maker = exchange(p, time, seller, makerOrderId, base, quote, quoteCur, sellerRate);
   } else {
-    exchange(p, time, seller, takerOrderId, base, quote, quoteCur, sellerRate);
-    exchange(p, time, buyer, makerOrderId, quote, base, baseCur, buyerRate);
+    p.fees.taker = exchange(p, time, seller, takerOrderId, base, quote, quoteCur, sellerRate);
+    p.fees.maker = exchange(p, time, buyer, makerOrderId, quote, base, baseCur, buyerRate);
   }
   return ResultCode.Ok;
 }
 
-/** One side of a fill: pays `paid` out of hold `slot`, receives `received` of currency `gets` less its fee. */
+/**
+ * One side of a fill: pays `paid` out of hold `slot`, receives `received` of currency `gets` less its fee.
+ * Returns the fee.
+ */
 function exchange(p: LedgerParts, time: number, slot: number, orderId: number, paid: Amount, received: Amount,
-  gets: number, ratePpm: number): void {
+  gets: number, ratePpm: number): Amount {
   const s = p.store;
   const h = p.holds;
   const book = p.book;
@@ -77,10 +80,11 @@ function exchange(p: LedgerParts, time: number, slot: number, orderId: number, p
   s.setAvailable(recv, addAmount(s.available(recv), received));
   book.append(time, recv, BookType.OrderFill, received, s.total(recv), '', orderId);
   const fee = feeOf(received, ratePpm);
-  if (isZeroAmount(fee)) return;
+  if (isZeroAmount(fee)) return fee;
   s.setAvailable(recv, subAmount(s.available(recv), fee));
   book.append(time, recv, BookType.OrderFee, subAmount(zeroLike(fee), fee), s.total(recv), '', orderId);
   const feeRec = s.findRecord(PLATFORM_UID, FEE_KIND, FEE_SUB, gets);
   s.setAvailable(feeRec, addAmount(s.available(feeRec), fee));
   book.append(time, feeRec, BookType.FeeIncome, fee, s.total(feeRec), '', orderId);
+  return fee;
 }

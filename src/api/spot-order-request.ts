@@ -1,0 +1,90 @@
+/**
+ * Parsing of Gate's spot order requests (create and amend bodies) into engine commands, at the edge:
+ * decimal strings become ticks, lots or a quote budget, names become enums, and anything malformed becomes
+ * a result code (→ Gate label) before the engine sees it. Unknown keys are ignored, as Gate does.
+ * Allocation: none beyond the caller's command (this is per request, not per match).
+ */
+import { type Command, CommandType } from '../core/command.js';
+import type { Exchange } from '../core/exchange/exchange.js';
+import { parseLots, parsePrice, parseQuoteBudget } from '../core/market.js';
+import { OrderType, Side, StpAct, TimeInForce } from '../core/matching/order-types.js';
+import { ResultCode } from '../core/result-code.js';
+
+const SIDES: Readonly<Record<string, number>> = { buy: Side.Buy, sell: Side.Sell };
+const TYPES: Readonly<Record<string, number>> = { limit: OrderType.Limit, market: OrderType.Market };
+const TIFS: Readonly<Record<string, number>> = { gtc: TimeInForce.Gtc, ioc: TimeInForce.Ioc, poc: TimeInForce.Poc, fok: TimeInForce.Fok };
+const STP_ACTS: Readonly<Record<string, number>> = { cn: StpAct.CancelNew, co: StpAct.CancelOld, cb: StpAct.CancelBoth };
+/** Gate's client label: `t-` then at most 28 bytes of [0-9A-Za-z_.-]. */
+const TEXT = /^t-[0-9A-Za-z_.-]{1,28}$/;
+
+const has = (o: Readonly<Record<string, unknown>>, k: string): boolean => o[k] !== undefined && o[k] !== null;
+const lookup = (table: Readonly<Record<string, number>>, v: unknown): number =>
+  typeof v === 'string' && Object.hasOwn(table, v) ? table[v]! : -1;
+
+/** The market index named by `currency_pair`, or a negative code. */
+export function parsePair(ex: Exchange, v: unknown): number {
+  if (v === undefined || v === null || v === '') return ResultCode.MissingParam;
+  if (typeof v !== 'string') return ResultCode.InvalidParam;
+  const m = ex.marketIndex(v);
+  return m < 0 ? ResultCode.InvalidMarket : m;
+}
+
+/** Fills `out` with a PlaceOrder for `uid` from a Gate create-order body; Ok or the rejection. */
+export function parseCreateOrder(ex: Exchange, uid: number, body: Readonly<Record<string, unknown>>, out: Command): ResultCode {
+  const market = parsePair(ex, body.currency_pair);
+  if (market < 0) return market as ResultCode;
+  if (!has(body, 'side') || !has(body, 'amount')) return ResultCode.MissingParam;
+  const side = lookup(SIDES, body.side);
+  const type = has(body, 'type') ? lookup(TYPES, body.type) : OrderType.Limit;
+  const tif = has(body, 'time_in_force') ? lookup(TIFS, body.time_in_force) : TimeInForce.Gtc;
+  const stpAct = has(body, 'stp_act') ? lookup(STP_ACTS, body.stp_act) : StpAct.None;
+  const account = body.account ?? 'spot';
+  if (side < 0 || type < 0 || tif < 0 || stpAct < 0 || account !== 'spot') return ResultCode.InvalidParam;
+  const text = body.text ?? '';
+  if (text !== '' && (typeof text !== 'string' || !TEXT.test(text))) return ResultCode.InvalidParam;
+  const m = ex.markets[market]!;
+  let price = 0;
+  let amount: number;
+  let iceberg = 0;
+  if (type === OrderType.Limit) {
+    if (!has(body, 'price')) return ResultCode.MissingParam;
+    price = parsePrice(m, body.price);
+    if (price < 0) return price as ResultCode;
+    amount = parseLots(m, body.amount);
+  } else {
+    amount = side === Side.Buy ? parseQuoteBudget(m, body.amount) : parseLots(m, body.amount);
+  }
+  if (amount < 0) return amount as ResultCode;
+  if (has(body, 'iceberg') && body.iceberg !== '0') {
+    iceberg = parseLots(m, body.iceberg);
+    if (iceberg < 0) return iceberg as ResultCode;
+  }
+  out.clear();
+  out.type = CommandType.PlaceOrder;
+  out.uid = uid; out.market = market; out.side = side; out.orderType = type; out.tif = tif; out.price = price;
+  out.amount = amount; out.iceberg = iceberg; out.stpAct = stpAct; out.text = text;
+  return ResultCode.Ok;
+}
+
+/** Fills `out` with an AmendOrder from Gate's OrderPatch body (`currency_pair` from body or query). */
+export function parseAmendOrder(ex: Exchange, uid: number, orderId: number, body: Readonly<Record<string, unknown>>, out: Command): ResultCode {
+  const market = parsePair(ex, body.currency_pair);
+  if (market < 0) return market as ResultCode;
+  if (!has(body, 'price') && !has(body, 'amount')) return ResultCode.MissingParam;
+  const m = ex.markets[market]!;
+  const price = has(body, 'price') ? parsePrice(m, body.price) : 0;
+  if (price < 0) return price as ResultCode;
+  const amount = has(body, 'amount') ? parseLots(m, body.amount) : 0;
+  if (amount < 0) return amount as ResultCode;
+  out.clear();
+  out.type = CommandType.AmendOrder;
+  out.uid = uid; out.market = market; out.orderId = orderId; out.price = price; out.amount = amount;
+  return ResultCode.Ok;
+}
+
+/** Gate order ids are numeric strings; returns the id or a negative code. */
+export function parseOrderId(v: unknown): number {
+  if (typeof v !== 'string' || !/^[1-9][0-9]{0,15}$/.test(v)) return ResultCode.OrderNotFound;
+  const id = Number(v);
+  return Number.isSafeInteger(id) ? id : ResultCode.OrderNotFound;
+}

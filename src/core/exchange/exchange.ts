@@ -1,0 +1,273 @@
+/**
+ * The exchange as a pure state machine: ledger, order records and trade history, folded over commands.
+ *
+ * A book-bound command (place, amend, cancel, cancel-all) goes through three steps, the exchange-core pipeline:
+ *   R1  `pre(cmd)`            checks and holds funds, stamps the order id and STP group; a rejection ends it.
+ *   ME  `applyToBook(...)`    the market's book matches (inline, or in a shard worker behind a ring).
+ *   R2  `post(cmd, code, ev)` settles fills and fees, releases holds of finished orders, updates records.
+ * Funds commands (credit, debit, transfer) complete in `pre`.
+ *
+ * Pipelining (the threaded runner runs R1 of later commands before R2 of earlier ones) is safe because R2 only
+ * ever adds to available balances: a pipelined R1 sees at most the funds an inline one would, so whatever
+ * it accepts inline accepts too, and a runner that retries a BalanceNotEnough after draining gets the inline
+ * answer. An amend's R1 with fills in flight (`pessimistic`) reserves as if its whole remainder were about to
+ * trade at its current price, and R2 settles the hold to the exact figure, so it never needs more later.
+ *
+ * Allocation: none per command on narrow currencies once records exist (wide currencies use BigInt).
+ */
+import type { Command} from '../command.js';
+import { CommandType } from '../command.js';
+import { invariant } from '../invariant.js';
+import { type Amount, isZeroAmount, subAmount } from '../ledger/amount.js';
+import { BookType } from '../ledger/account-book.js';
+import { Ledger } from '../ledger/ledger.js';
+import { defineMarket, type Market } from '../market.js';
+import type { BookEvents } from '../matching/book-events.js';
+import { EventKind } from '../matching/book-events.js';
+import { validatePlace } from '../matching/book-rules.js';
+import type { OrderBook } from '../matching/order-book.js';
+import { OrderType, PlaceOrder, Side } from '../matching/order-types.js';
+import { ResultCode } from '../result-code.js';
+import { StateHasher } from '../state-hash.js';
+import { type ExchangeDefinition, marketFees } from './exchange-definition.js';
+import { OrderStore } from './order-store.js';
+import { TradeLog } from './trade-log.js';
+
+/** True for commands that go to a market's book after R1. */
+export const isBookCommand = (type: number): boolean => type >= CommandType.PlaceOrder && type <= CommandType.CancelAll;
+
+/** The matching step: applies a book-bound command that passed R1 to its market's book. */
+export function applyToBook(book: OrderBook, c: Command, place: PlaceOrder, ev: BookEvents): ResultCode {
+  switch (c.type) {
+    case CommandType.PlaceOrder:
+      place.set(c.orderId, c.uid, c.side, c.orderType, c.tif, c.price, c.amount, c.iceberg, c.stpId, c.stpAct);
+      return book.place(place, ev);
+    case CommandType.AmendOrder:
+      return book.amend(c.orderId, c.price, c.amount, ev);
+    case CommandType.CancelOrder:
+      return book.cancel(c.orderId, ev);
+    case CommandType.CancelAll:
+      return book.cancelAll(c.uid, c.side, ev);
+    default:
+      return ResultCode.InvalidParam;
+  }
+}
+
+export class Exchange {
+  readonly definition: ExchangeDefinition;
+  readonly ledger: Ledger;
+  readonly orders: OrderStore;
+  readonly trades: TradeLog;
+  readonly markets: readonly Market[];
+  /** Currency codes by index (the `currency` field of commands). */
+  readonly currencies: readonly string[];
+  readonly #takerPpm: readonly number[];
+  readonly #makerPpm: readonly number[];
+  readonly #stp = new Map<number, number>();
+  readonly #place = new PlaceOrder();
+  #lastOrderId = 0;
+
+  /** Builds the exchange of a definition. Throws ConfigError on a definition that cannot work. @allocates */
+  constructor(def: ExchangeDefinition) {
+    this.definition = def;
+    this.ledger = new Ledger({ accountBookCapacity: def.accountBookCapacity });
+    this.orders = new OrderStore(def.finishedOrders ?? 100_000);
+    this.trades = new TradeLog(def.trades ?? 1 << 16);
+    for (const c of def.currencies) this.ledger.registerCurrency(c);
+    this.currencies = def.currencies.map((c) => c.code);
+    this.markets = def.markets.map((spec) => {
+      const m = defineMarket(spec);
+      this.ledger.registerMarket(m, spec.base, spec.quote);
+      return m;
+    });
+    const fees = def.markets.map(marketFees);
+    this.#takerPpm = fees.map((f) => f.taker);
+    this.#makerPpm = fees.map((f) => f.maker);
+    for (const u of def.users ?? []) {
+      const code = this.ledger.addUser(u.uid, u.main_uid ?? 0);
+      invariant(code === ResultCode.Ok, `user ${u.uid} cannot be added (code ${code})`);
+    }
+    for (const g of def.stp_groups ?? []) for (const uid of g.users) this.#stp.set(uid, g.id);
+  }
+
+  /** Index of a market id (e.g. "BTC_USDT"), or -1. */
+  marketIndex(id: string): number {
+    return this.markets.findIndex((m) => m.id === id);
+  }
+
+  /** Index of a currency code, or -1. */
+  currencyIndex(code: string): number {
+    return this.currencies.indexOf(code);
+  }
+
+  /** STP group of a user; 0 for none. */
+  stpOf(uid: number): number {
+    return this.#stp.get(uid) ?? 0;
+  }
+
+  /** Taker and maker fee rates of a market, in parts per million. */
+  feesOf(market: number): { taker: number; maker: number } {
+    return { taker: this.#takerPpm[market]!, maker: this.#makerPpm[market]! };
+  }
+
+  /** The last order id issued. */
+  get lastOrderId(): number {
+    return this.#lastOrderId;
+  }
+
+  /**
+   * R1. Returns Ok when a book-bound command must now go to its market's book (or a funds command is done),
+   * else the rejection (nothing changed). `pessimistic`: fills of this market may be in flight (see header).
+   */
+  pre(c: Command, pessimistic = false): ResultCode {
+    switch (c.type) {
+      case CommandType.PlaceOrder: return this.#prePlace(c);
+      case CommandType.AmendOrder: return this.#preAmend(c, pessimistic);
+      case CommandType.CancelOrder: return this.#ownOpenOrder(c) < 0 ? ResultCode.OrderNotFound : ResultCode.Ok;
+      case CommandType.CancelAll: return this.#validMarket(c.market) ? ResultCode.Ok : ResultCode.InvalidMarket;
+      case CommandType.Credit:
+      case CommandType.Debit:
+      case CommandType.Transfer: return this.#funds(c);
+      default: return ResultCode.InvalidParam;
+    }
+  }
+
+  /** R2 for a book-bound command that passed R1: applies the book's answer and events. Returns the final code. */
+  post(c: Command, code: ResultCode, ev: BookEvents): ResultCode {
+    if (code !== ResultCode.Ok) {
+      this.#undoPre(c);
+      return code;
+    }
+    const m = c.market;
+    const time = c.time;
+    const L = this.ledger;
+    const O = this.orders;
+    for (let i = 0; i < ev.count; i++) {
+      const kind = ev.kind[i];
+      const id = ev.orderId[i]!;
+      if (kind === EventKind.Fill) {
+        const maker = ev.makerOrderId[i]!;
+        const price = ev.price[i]!;
+        const lots = ev.lots[i]!;
+        const takerSide = ev.code[i] === Side.Buy ? Side.Sell : Side.Buy;
+        const rc = L.settleFill(time, m, id, maker, takerSide, price, lots, this.#takerPpm[m]!, this.#makerPpm[m]!);
+        invariant(rc === ResultCode.Ok, 'fill could not settle');
+        const rt = O.find(id);
+        const rm = O.find(maker);
+        const takerFee = L.lastTakerFee;
+        const makerFee = L.lastMakerFee;
+        O.fill(rt, lots, price, takerFee, time, O.type[rt] === OrderType.Market && takerSide === Side.Buy);
+        O.fill(rm, lots, price, makerFee, time, false);
+        this.trades.append(time, m, id, maker, O.uid[rt]!, O.uid[rm]!, takerSide, price, lots, takerFee, makerFee);
+      } else if (kind === EventKind.Finished) {
+        L.releaseOrder(time, id);
+        O.finish(O.find(id), ev.code[i]!, ev.lots[i]!, time);
+      } else if (kind === EventKind.Amended) {
+        const r = O.find(id);
+        const price = ev.price[i]!;
+        const left = ev.lots[i]!;
+        O.amend(r, price, left, time);
+        const rc = L.resizeHold(time, id, L.holdUnits(m, O.side[r]!, OrderType.Limit, price, left));
+        invariant(rc === ResultCode.Ok, 'amend hold could not settle');
+      }
+    }
+    return code;
+  }
+
+  /** Hash of ledger, order records, counters and the books' hashes (in market order). @allocates */
+  stateHash(bookHashes: readonly string[]): string {
+    const h = new StateHasher();
+    h.addString(this.ledger.stateHash());
+    this.orders.hashInto(h);
+    h.add(this.#lastOrderId).add(this.trades.count);
+    for (const b of bookHashes) h.addString(b);
+    return h.digest();
+  }
+
+  assertInvariants(): void {
+    this.ledger.assertInvariants();
+    invariant(this.orders.openCount === this.ledger.holdCount, 'open orders and holds differ');
+  }
+
+  #prePlace(c: Command): ResultCode {
+    if (!this.#validMarket(c.market)) return ResultCode.InvalidMarket;
+    const market = this.markets[c.market]!;
+    const candidate = this.#lastOrderId + 1;
+    c.stpId = this.stpOf(c.uid);
+    const price = c.orderType === OrderType.Market ? 0 : c.price;
+    const p = this.#place.set(candidate, c.uid, c.side, c.orderType, c.tif, price, c.amount, c.iceberg, c.stpId, c.stpAct);
+    const valid = validatePlace(market, p);
+    if (valid !== ResultCode.Ok) return valid;
+    const held = this.ledger.holdOrder(c.time, candidate, c.uid, c.market, c.side, c.orderType, price, c.amount);
+    if (held !== ResultCode.Ok) return held;
+    this.#lastOrderId = candidate;
+    c.orderId = candidate;
+    c.price = price;
+    const received = c.side === Side.Buy ? market.spec.base : market.spec.quote;
+    this.orders.open(candidate, c.uid, c.market, c.side, c.orderType, c.tif, price, c.amount, c.iceberg, c.stpId,
+      c.stpAct, c.text, c.time, this.ledger.isWide(received) ? 0n : 0);
+    return ResultCode.Ok;
+  }
+
+  #preAmend(c: Command, pessimistic: boolean): ResultCode {
+    const r = this.#ownOpenOrder(c);
+    if (r < 0) return ResultCode.OrderNotFound;
+    c.reserved = 0;
+    const O = this.orders;
+    const newPrice = c.price === 0 ? O.price[r]! : c.price;
+    const newLeft = c.amount === 0 ? O.left[r]! : c.amount - O.filledLots[r]!;
+    if (!Number.isSafeInteger(newPrice) || newPrice <= 0 || !Number.isSafeInteger(newLeft) || newLeft <= 0) {
+      return ResultCode.Ok; // the book rejects it with the right code
+    }
+    const L = this.ledger;
+    const need = L.holdUnits(c.market, O.side[r]!, OrderType.Limit, newPrice, newLeft);
+    if (typeof need === 'number' && need < 0) return ResultCode.Ok; // out of range: the book says which bound
+    const held = L.heldFor(c.orderId)!;
+    let floor: Amount = held;
+    if (pessimistic) floor = subAmount(held, L.holdUnits(c.market, O.side[r]!, OrderType.Limit, O.price[r]!, O.left[r]!));
+    const reserve = subAmount(need, floor);
+    if (reserve <= 0 || isZeroAmount(reserve)) return ResultCode.Ok;
+    const rc = L.resizeHold(c.time, c.orderId, typeof held === 'number' ? held + (reserve as number) : held + (reserve as bigint));
+    if (rc !== ResultCode.Ok) return rc;
+    c.reserved = reserve;
+    return ResultCode.Ok;
+  }
+
+  /** Reverses what R1 did for a command the book rejected. */
+  #undoPre(c: Command): void {
+    if (c.type === CommandType.PlaceOrder) {
+      this.ledger.releaseOrder(c.time, c.orderId);
+      this.orders.discard(this.orders.find(c.orderId));
+    } else if (c.type === CommandType.AmendOrder && !isZeroAmount(c.reserved)) {
+      const held = this.ledger.heldFor(c.orderId);
+      if (held !== undefined) this.ledger.resizeHold(c.time, c.orderId, subAmount(held, c.reserved));
+    }
+  }
+
+  /** The order record of an open order of `c.uid` in `c.market`, or -1. */
+  #ownOpenOrder(c: Command): number {
+    const r = this.orders.find(c.orderId);
+    const O = this.orders;
+    if (r < 0 || O.uid[r] !== c.uid || O.market[r] !== c.market || O.finishAs[r] !== 0) return -1;
+    return r;
+  }
+
+  #validMarket(m: number): boolean {
+    return (m | 0) === m && m >= 0 && m < this.markets.length;
+  }
+
+  /** Credit, debit and transfer. The amount is `amount` units, or `text` (integer units) beyond 2^53. */
+  #funds(c: Command): ResultCode {
+    const code = this.currencies[c.currency];
+    if (code === undefined) return ResultCode.CurrencyNotFound;
+    let amount: number | bigint = c.amount;
+    if (this.ledger.isWide(code)) {
+      if (c.text !== '' && !/^[0-9]{1,40}$/.test(c.text)) return ResultCode.InvalidParam;
+      amount = c.text !== '' ? BigInt(c.text) : Number.isSafeInteger(c.amount) ? BigInt(c.amount) : -1n;
+    }
+    const L = this.ledger;
+    if (c.type === CommandType.Credit) return L.credit(c.time, c.uid, c.kind, c.sub, code, amount, BookType.Deposit, '');
+    if (c.type === CommandType.Debit) return L.debit(c.time, c.uid, c.kind, c.sub, code, amount, BookType.Withdraw, '');
+    return L.transfer(c.time, c.uid, c.kind, c.sub, c.toUid, c.toKind, c.toSub, code, amount, '');
+  }
+}

@@ -1,0 +1,243 @@
+/**
+ * The exchange's record of every order it knows: open orders and a bounded window of finished ones, with
+ * what Gate's Order resource reports (fills, fees, times, finish_as). Books hold only priority state; this
+ * store holds the rest, on the ledger's side of the rings, so queries never cross a thread.
+ *
+ * Layout: struct-of-arrays records (typed arrays; `text` and `fee` in plain arrays: strings and Amounts),
+ * a KeyIndex by order id, per-user doubly linked lists of open orders (entry order), and a FIFO of finished
+ * records that evicts the oldest beyond `finishedCapacity`.
+ * Allocation: none per order in steady state (records recycle through a free list); growth in chunks
+ * (@allocates, amortised); queries that return arrays allocate.
+ */
+import type { Amount } from '../ledger/amount.js';
+import { KeyIndex } from '../matching/key-index.js';
+import { nextCapacity, NIL } from '../matching/book-pools.js';
+import type { StateHasher } from '../state-hash.js';
+
+const grow = <T extends Float64Array | Int32Array | Uint8Array>(a: T, n: number): T => {
+  const b = new (a.constructor as new (n: number) => T)(n);
+  b.set(a);
+  return b;
+};
+
+export class OrderStore {
+  capacity: number;
+  id: Float64Array;
+  uid: Float64Array;
+  market: Int32Array;
+  side: Uint8Array;
+  type: Uint8Array;
+  tif: Uint8Array;
+  /** stp_act as sent (0 when not sent: shown as '-'). */
+  stpAct: Uint8Array;
+  stpId: Int32Array;
+  /** 0 while open, else FinishAs. */
+  finishAs: Uint8Array;
+  price: Float64Array;
+  /** Lots, or a market buy's quote budget in notional units. */
+  amount: Float64Array;
+  iceberg: Float64Array;
+  /** Unfilled lots (market buy: unspent budget). */
+  left: Float64Array;
+  filledLots: Float64Array;
+  /** Quote traded, in notional units (ticks × lots). */
+  filledNotional: Float64Array;
+  createTime: Float64Array;
+  updateTime: Float64Array;
+  /** FIFO links: per-user open list while open, finished queue once finished. */
+  next: Int32Array;
+  prev: Int32Array;
+  text: string[];
+  /** Fee paid so far, in the currency received (base for buys, quote for sells). */
+  fee: Amount[];
+
+  readonly #ids: KeyIndex;
+  readonly #userHeads = new Map<number, number>();
+  #free = NIL;
+  #finishedHead = NIL;
+  #finishedTail = NIL;
+  #finishedCount = 0;
+  readonly #finishedCapacity: number;
+  #open = 0;
+
+  constructor(finishedCapacity = 100_000, capacity = 4096) {
+    this.#finishedCapacity = finishedCapacity;
+    this.capacity = 0;
+    this.id = new Float64Array(0); this.uid = new Float64Array(0); this.market = new Int32Array(0);
+    this.side = new Uint8Array(0); this.type = new Uint8Array(0); this.tif = new Uint8Array(0);
+    this.stpAct = new Uint8Array(0); this.stpId = new Int32Array(0); this.finishAs = new Uint8Array(0);
+    this.price = new Float64Array(0); this.amount = new Float64Array(0); this.iceberg = new Float64Array(0);
+    this.left = new Float64Array(0); this.filledLots = new Float64Array(0); this.filledNotional = new Float64Array(0);
+    this.createTime = new Float64Array(0); this.updateTime = new Float64Array(0);
+    this.next = new Int32Array(0); this.prev = new Int32Array(0);
+    this.text = []; this.fee = [];
+    this.#grow(capacity);
+    this.#ids = new KeyIndex(this.id, capacity * 2);
+  }
+
+  /** Open orders. */
+  get openCount(): number {
+    return this.#open;
+  }
+
+  /** Record of `orderId`, or NIL. */
+  find(orderId: number): number {
+    return this.#ids.get(orderId);
+  }
+
+  /** Records a newly accepted order as open; returns its record. `zeroFee` is 0 or 0n (the fee currency's). */
+  open(orderId: number, uid: number, market: number, side: number, type: number, tif: number, price: number,
+    amount: number, iceberg: number, stpId: number, stpAct: number, text: string, time: number, zeroFee: Amount): number {
+    if (this.#free === NIL) this.#grow(nextCapacity(this.capacity));
+    const r = this.#free;
+    this.#free = this.next[r]!;
+    this.id[r] = orderId; this.uid[r] = uid; this.market[r] = market; this.side[r] = side; this.type[r] = type;
+    this.tif[r] = tif; this.price[r] = price; this.amount[r] = amount; this.iceberg[r] = iceberg;
+    this.stpId[r] = stpId; this.stpAct[r] = stpAct; this.finishAs[r] = 0; this.left[r] = amount;
+    this.filledLots[r] = 0; this.filledNotional[r] = 0; this.createTime[r] = time; this.updateTime[r] = time;
+    this.text[r] = text; this.fee[r] = zeroFee;
+    this.#ids.rebind(this.id);
+    this.#ids.insert(orderId, r);
+    this.#linkUser(r, uid);
+    this.#open++;
+    return r;
+  }
+
+  /** A fill of `lots` at `price` ticks; `left` is the order's remainder after it (market buy: budget). */
+  fill(r: number, lots: number, price: number, fee: Amount, time: number, marketBuy: boolean): void {
+    this.filledLots[r] = this.filledLots[r]! + lots;
+    const notional = price * lots;
+    this.filledNotional[r] = this.filledNotional[r]! + notional;
+    this.left[r] = this.left[r]! - (marketBuy ? notional : lots);
+    const f = this.fee[r]!;
+    this.fee[r] = typeof f === 'number' ? f + (fee as number) : f + (fee as bigint);
+    this.updateTime[r] = time;
+  }
+
+  /** An amend took effect: new price and remainder (amount becomes filled + left). */
+  amend(r: number, price: number, left: number, time: number): void {
+    this.price[r] = price;
+    this.left[r] = left;
+    this.amount[r] = this.filledLots[r]! + left;
+    this.updateTime[r] = time;
+  }
+
+  /** The order left the book: moves it from its user's open list to the finished window. */
+  finish(r: number, finishAs: number, left: number, time: number): void {
+    this.finishAs[r] = finishAs;
+    this.left[r] = left;
+    this.updateTime[r] = time;
+    this.#unlinkUser(r);
+    this.#open--;
+    this.prev[r] = this.#finishedTail;
+    this.next[r] = NIL;
+    if (this.#finishedTail === NIL) this.#finishedHead = r;
+    else this.next[this.#finishedTail] = r;
+    this.#finishedTail = r;
+    if (++this.#finishedCount > this.#finishedCapacity) this.#evictOldest();
+  }
+
+  /** Forgets an open order that never reached a book (rejected there): no trace remains. */
+  discard(r: number): void {
+    this.#unlinkUser(r);
+    this.#open--;
+    this.#release(r);
+  }
+
+  /** Records of a user's open orders in entry order, optionally in one market. @allocates */
+  openOf(uid: number, market = -1): number[] {
+    const out: number[] = [];
+    for (let r = this.#userHeads.get(uid) ?? NIL; r !== NIL; r = this.next[r]!) {
+      if (market < 0 || this.market[r] === market) out.push(r);
+    }
+    return out;
+  }
+
+  /** Records of a user's finished orders still in the window, newest first. @allocates */
+  finishedOf(uid: number, market = -1): number[] {
+    const out: number[] = [];
+    for (let r = this.#finishedTail; r !== NIL; r = this.prev[r]!) {
+      if (this.uid[r] === uid && (market < 0 || this.market[r] === market)) out.push(r);
+    }
+    return out;
+  }
+
+  /** Mixes every open order, in id order, and the finished count into `h`. @allocates */
+  hashInto(h: StateHasher): void {
+    const open: number[] = [];
+    for (const head of this.#userHeads.values()) for (let r = head; r !== NIL; r = this.next[r]!) open.push(r);
+    open.sort((a, b) => this.id[a]! - this.id[b]!);
+    h.add(open.length).add(this.#finishedCount);
+    for (const r of open) {
+      h.add(this.id[r]!).add(this.uid[r]!).add(this.market[r]!).add(this.price[r]!).add(this.amount[r]!)
+        .add(this.left[r]!).add(this.filledLots[r]!).add(this.filledNotional[r]!);
+    }
+  }
+
+  #evictOldest(): void {
+    const r = this.#finishedHead;
+    this.#finishedHead = this.next[r]!;
+    if (this.#finishedHead === NIL) this.#finishedTail = NIL;
+    else this.prev[this.#finishedHead] = NIL;
+    this.#finishedCount--;
+    this.#release(r);
+  }
+
+  #release(r: number): void {
+    this.#ids.remove(this.id[r]!);
+    this.text[r] = '';
+    this.next[r] = this.#free;
+    this.#free = r;
+  }
+
+  #linkUser(r: number, uid: number): void {
+    // Appends at the tail; the head's `prev` points at the tail, so this is O(1).
+    const head = this.#userHeads.get(uid) ?? NIL;
+    if (head === NIL) {
+      this.#userHeads.set(uid, r);
+      this.prev[r] = r; // head's prev points at the tail
+      this.next[r] = NIL;
+      return;
+    }
+    const tail = this.prev[head]!;
+    this.next[tail] = r;
+    this.prev[r] = tail;
+    this.next[r] = NIL;
+    this.prev[head] = r;
+  }
+
+  #unlinkUser(r: number): void {
+    const uid = this.uid[r]!;
+    const head = this.#userHeads.get(uid)!;
+    const next = this.next[r]!;
+    if (r === head) {
+      if (next === NIL) this.#userHeads.delete(uid);
+      else {
+        this.prev[next] = this.prev[r]!;
+        this.#userHeads.set(uid, next);
+      }
+      return;
+    }
+    const prev = this.prev[r]!;
+    this.next[prev] = next;
+    if (next === NIL) this.prev[head] = prev;
+    else this.prev[next] = prev;
+  }
+
+  /** @allocates */
+  #grow(n: number): void {
+    const old = this.capacity;
+    this.id = grow(this.id, n); this.uid = grow(this.uid, n); this.market = grow(this.market, n);
+    this.side = grow(this.side, n); this.type = grow(this.type, n); this.tif = grow(this.tif, n);
+    this.stpAct = grow(this.stpAct, n); this.stpId = grow(this.stpId, n); this.finishAs = grow(this.finishAs, n);
+    this.price = grow(this.price, n); this.amount = grow(this.amount, n); this.iceberg = grow(this.iceberg, n);
+    this.left = grow(this.left, n); this.filledLots = grow(this.filledLots, n);
+    this.filledNotional = grow(this.filledNotional, n); this.createTime = grow(this.createTime, n);
+    this.updateTime = grow(this.updateTime, n); this.next = grow(this.next, n); this.prev = grow(this.prev, n);
+    for (let i = old; i < n; i++) { this.text.push(''); this.fee.push(0); }
+    for (let i = old; i < n - 1; i++) this.next[i] = i + 1;
+    this.next[n - 1] = this.#free;
+    this.#free = old;
+    this.capacity = n;
+  }
+}

@@ -1,0 +1,163 @@
+/**
+ * Gate API v4 resource shapes (Order, SpotAccount, SpotAccountBook, Trade, OrderBook) rendered from the
+ * exchange's records: the embedded API and the REST routes return exactly these objects.
+ * Decimal strings come from exact integers (formatUnits); the one division, avg_deal_price, uses big.js.
+ * Everything here allocates (it builds JSON-ready objects); none of it is on the matching path.
+ */
+import Big from 'big.js';
+import type { Exchange } from '../core/exchange/exchange.js';
+import { FINISH_AS_NAMES, type FinishAs, OrderType, Side, STP_ACT_NAMES, type StpAct, TIF_NAMES, type TimeInForce } from '../core/matching/order-types.js';
+import type { OrderBook } from '../core/matching/order-book.js';
+import { formatUnits } from '../core/units.js';
+
+export interface GateOrder {
+  id: string; text: string; amend_text: string;
+  create_time: string; update_time: string; create_time_ms: number; update_time_ms: number;
+  status: 'open' | 'closed' | 'cancelled'; currency_pair: string; type: 'limit' | 'market'; account: string;
+  side: 'buy' | 'sell'; amount: string; price: string; time_in_force: string; iceberg: string; left: string;
+  filled_amount: string; fill_price: string; filled_total: string; avg_deal_price: string;
+  fee: string; fee_currency: string; point_fee: string; gt_fee: string; gt_maker_fee: string; gt_taker_fee: string;
+  gt_discount: boolean; rebated_fee: string; rebated_fee_currency: string; finish_as: string;
+  stp_id: number; stp_act: string; auto_borrow: boolean; auto_repay: boolean;
+}
+
+export interface GateSpotAccount { currency: string; available: string; locked: string; update_id: number }
+
+export interface GateAccountBookEntry {
+  id: string; time: number; currency: string; change: string; balance: string; type: string; code: string; text: string;
+}
+
+export interface GateTrade {
+  id: string; create_time: string; create_time_ms: string; currency_pair: string; side: 'buy' | 'sell';
+  role: 'taker' | 'maker'; amount: string; price: string; order_id: string; fee: string; fee_currency: string;
+  point_fee: string; gt_fee: string; amend_text: string; sequence_id: string; text: string; deal: string;
+}
+
+export interface GatePublicTrade {
+  id: string; create_time: string; create_time_ms: string; currency_pair: string; side: 'buy' | 'sell';
+  amount: string; price: string; sequence_id: string;
+}
+
+export interface GateOrderBook { id?: number; current: number; update: number; asks: [string, string][]; bids: [string, string][] }
+
+const seconds = (us: number): string => String(Math.floor(us / 1e6));
+const millis = (us: number): number => Math.floor(us / 1e3);
+/** Gate's create_time_ms of trades: milliseconds with a fractional part, as a string. */
+const millisText = (us: number): string => (us / 1e3).toFixed(3);
+const sideName = (side: number): 'buy' | 'sell' => (side === Side.Buy ? 'buy' : 'sell');
+
+/** Trims a fixed-point decimal's trailing zeros ("1.500" → "1.5", "2.000" → "2"). */
+function trimDecimal(s: string): string {
+  return s.includes('.') ? s.replace(/0+$/, '').replace(/\.$/, '') : s;
+}
+
+/** The Gate Order for order record `r`. */
+export function renderOrder(ex: Exchange, r: number): GateOrder {
+  const O = ex.orders;
+  const m = ex.markets[O.market[r]!]!;
+  const spec = m.spec;
+  const side = O.side[r]!;
+  const marketBuy = O.type[r] === OrderType.Market && side === Side.Buy;
+  const amountOf = (v: number): string => (marketBuy ? formatUnits(v, m.notionalScale) : formatUnits(v, m.amountScale));
+  const finishAs = O.finishAs[r]!;
+  const filledLots = O.filledLots[r]!;
+  const filledNotional = O.filledNotional[r]!;
+  const feeCurrency = side === Side.Buy ? spec.base : spec.quote;
+  const avg = filledLots === 0 ? '0'
+    : trimDecimal(new Big(filledNotional).div(filledLots).div(10 ** m.priceScale).toFixed(m.priceScale + 4, Big.roundHalfUp));
+  const filledTotal = formatUnits(filledNotional, m.notionalScale);
+  return {
+    id: String(O.id[r]!),
+    text: O.text[r] !== '' ? O.text[r]! : 'apiv4',
+    amend_text: '-',
+    create_time: seconds(O.createTime[r]!),
+    update_time: seconds(O.updateTime[r]!),
+    create_time_ms: millis(O.createTime[r]!),
+    update_time_ms: millis(O.updateTime[r]!),
+    status: finishAs === 0 ? 'open' : (finishAs === 1 ? 'closed' : 'cancelled'),
+    currency_pair: m.id,
+    type: O.type[r] === OrderType.Market ? 'market' : 'limit',
+    account: 'spot',
+    side: sideName(side),
+    amount: amountOf(O.amount[r]!),
+    price: O.type[r] === OrderType.Market ? '0' : formatUnits(O.price[r]!, m.priceScale),
+    time_in_force: TIF_NAMES[O.tif[r] as TimeInForce],
+    iceberg: formatUnits(O.iceberg[r]!, m.amountScale),
+    left: amountOf(O.left[r]!),
+    filled_amount: formatUnits(filledLots, m.amountScale),
+    fill_price: filledTotal,
+    filled_total: filledTotal,
+    avg_deal_price: avg,
+    fee: ex.ledger.format(feeCurrency, O.fee[r]!),
+    fee_currency: feeCurrency,
+    point_fee: '0', gt_fee: '0', gt_maker_fee: '0', gt_taker_fee: '0', gt_discount: false,
+    rebated_fee: '0', rebated_fee_currency: spec.quote,
+    finish_as: finishAs === 0 ? 'open' : FINISH_AS_NAMES[finishAs as FinishAs],
+    stp_id: O.stpId[r]!,
+    stp_act: STP_ACT_NAMES[O.stpAct[r] as StpAct],
+    auto_borrow: false,
+    auto_repay: false,
+  };
+}
+
+/** The user's side of trade `id` (as taker or maker; taker when the user is both). */
+export function renderTrade(ex: Exchange, id: number, uid: number): GateTrade | undefined {
+  const T = ex.trades;
+  const i = T.slotOf(id);
+  if (i < 0) return undefined;
+  const m = ex.markets[T.market[i]!]!;
+  const taker = T.takerUid[i] === uid;
+  const takerSide = T.takerSide[i]!;
+  const side = taker ? takerSide : (takerSide === Side.Buy ? Side.Sell : Side.Buy);
+  const feeCurrency = side === Side.Buy ? m.spec.base : m.spec.quote;
+  const orderId = taker ? T.takerOrder[i]! : T.makerOrder[i]!;
+  const r = ex.orders.find(orderId);
+  const time = T.time[i]!;
+  return {
+    id: String(id),
+    create_time: seconds(time),
+    create_time_ms: millisText(time),
+    currency_pair: m.id,
+    side: sideName(side),
+    role: taker ? 'taker' : 'maker',
+    amount: formatUnits(T.lots[i]!, m.amountScale),
+    price: formatUnits(T.price[i]!, m.priceScale),
+    order_id: String(orderId),
+    fee: ex.ledger.format(feeCurrency, taker ? T.takerFee[i]! : T.makerFee[i]!),
+    fee_currency: feeCurrency,
+    point_fee: '0',
+    gt_fee: '0',
+    amend_text: '-',
+    sequence_id: String(T.marketSeq[i]!),
+    text: r >= 0 && ex.orders.text[r] !== '' ? ex.orders.text[r]! : 'apiv4',
+    deal: formatUnits(T.price[i]! * T.lots[i]!, m.notionalScale),
+  };
+}
+
+/** Trade `id` as the public feed shows it (side is the taker's). */
+export function renderPublicTrade(ex: Exchange, id: number): GatePublicTrade | undefined {
+  const T = ex.trades;
+  const i = T.slotOf(id);
+  if (i < 0) return undefined;
+  const m = ex.markets[T.market[i]!]!;
+  const time = T.time[i]!;
+  return {
+    id: String(id), create_time: seconds(time), create_time_ms: millisText(time), currency_pair: m.id,
+    side: sideName(T.takerSide[i]!), amount: formatUnits(T.lots[i]!, m.amountScale),
+    price: formatUnits(T.price[i]!, m.priceScale), sequence_id: String(T.marketSeq[i]!),
+  };
+}
+
+/** L2 depth of a book in Gate's shape (asks ascending, bids descending). */
+export function renderOrderBook(ex: Exchange, market: number, book: OrderBook, limit: number, nowUs: number): GateOrderBook {
+  const m = ex.markets[market]!;
+  const prices = new Float64Array(limit);
+  const lots = new Float64Array(limit);
+  const side = (s: number): [string, string][] => {
+    const n = book.depth(s, limit, prices, lots);
+    const out: [string, string][] = [];
+    for (let k = 0; k < n; k++) out.push([formatUnits(prices[k]!, m.priceScale), formatUnits(lots[k]!, m.amountScale)]);
+    return out;
+  };
+  return { current: millis(nowUs), update: millis(nowUs), asks: side(Side.Sell), bids: side(Side.Buy) };
+}
