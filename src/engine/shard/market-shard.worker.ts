@@ -1,0 +1,89 @@
+/**
+ * A market-shard worker: owns the books of its markets and nothing else (single writer). It drains its
+ * command ring in batches, applies each command to its book (the matching step), and writes the book's
+ * events plus an END slot per command to its event ring, publishing once per batch.
+ *
+ * Waiting: spins briefly, then blocks in Atomics.wait (an idle shard does not burn a core). A full event
+ * ring makes it publish what it has and wait for the ledger thread to consume (backpressure, never drops).
+ * Thread affinity: everything here runs on the worker thread.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { Command } from '../../core/command.js';
+import { applyToBook } from '../../core/exchange/exchange.js';
+import type { ExchangeDefinition } from '../../core/exchange/exchange-definition.js';
+import { defineMarket } from '../../core/market.js';
+import { ArrayOrderBook } from '../../core/matching/array-order-book.js';
+import { BookEvents } from '../../core/matching/book-events.js';
+import type { OrderBook } from '../../core/matching/order-book.js';
+import { PlaceOrder } from '../../core/matching/order-types.js';
+import { NO_SEQ, SpscRing } from '../ring/spsc-ring.js';
+import { RingState, seqLt } from '../ring/layout.js';
+import { SpinThenBlockWait } from '../ring/wait-strategy.js';
+import { CMD_SLOT_F64, CTRL_HASH, CTRL_STOP, EVENT_SLOT_F64, readCommand, type ShardRings, writeEnd, writeEvent } from './shard-protocol.js';
+
+export interface ShardData {
+  readonly definition: ExchangeDefinition;
+  /** Market indexes this shard owns. */
+  readonly markets: readonly number[];
+  readonly rings: ShardRings;
+}
+
+const data = workerData as ShardData;
+const commands = SpscRing.attach(data.rings.commands, { capacity: data.rings.commandCapacity, slotWords: CMD_SLOT_F64 * 2 });
+const events = SpscRing.attach(data.rings.events, { capacity: data.rings.eventCapacity, slotWords: EVENT_SLOT_F64 * 2 });
+const books: (OrderBook | undefined)[] = [];
+for (const m of data.markets) books[m] = new ArrayOrderBook(defineMarket(data.definition.markets[m]!));
+
+const wait = new SpinThenBlockWait({ spins: 4000, timeoutMs: 100 });
+const cmd = new Command();
+const place = new PlaceOrder();
+const ev = new BookEvents(1024);
+const in64 = commands.slots64;
+const out64 = events.slots64;
+
+/** Claims one event slot, publishing and waiting for the consumer while the ring is full. */
+function claimEventSlot(): number {
+  let s = events.tryClaim(1);
+  while (s === NO_SEQ) {
+    events.publish(events.claimed);
+    wait.waitForConsumed(events, (events.claimed + 1 - events.capacity) | 0);
+    s = events.tryClaim(1);
+  }
+  return s;
+}
+
+function run(): void {
+  let next = (commands.consumed + 1) | 0;
+  for (;;) {
+    let last = commands.available();
+    if (seqLt(last, next)) {
+      last = wait.waitFor(commands, next);
+      if (seqLt(last, next)) {
+        if (commands.state !== RingState.Running) return;
+        continue;
+      }
+    }
+    for (let s = next; ; s = (s + 1) | 0) {
+      readCommand(in64, commands.f64Offset(s), cmd);
+      if (cmd.type === CTRL_STOP) {
+        commands.release(s);
+        events.publish(events.claimed);
+        return;
+      }
+      if (cmd.type === CTRL_HASH) {
+        parentPort!.postMessage({ seq: cmd.seq, hashes: data.markets.map((m) => [m, books[m]!.stateHash()]) });
+      } else {
+        ev.clear();
+        const code = applyToBook(books[cmd.market]!, cmd, place, ev);
+        for (let i = 0; i < ev.count; i++) writeEvent(out64, events.f64Offset(claimEventSlot()), cmd.seq, ev, i);
+        writeEnd(out64, events.f64Offset(claimEventSlot()), cmd.seq, code);
+      }
+      if (s === last) break;
+    }
+    commands.release(last);
+    events.publish(events.claimed);
+    next = (last + 1) | 0;
+  }
+}
+
+run();
