@@ -59,8 +59,8 @@ export class ArrayOrderBook implements OrderBook {
   constructor(market: Market, options: OrderBookOptions = {}) {
     this.market = market;
     this.#maxOrders = options.maxOrders ?? DEFAULT_MAX_ORDERS;
-    this.#ids = new KeyIndex(this.#orders.id, 2048);
-    this.#userIds = new KeyIndex(this.#users.uid, 512);
+    this.#ids = new KeyIndex(this.#orders.id, 512);
+    this.#userIds = new KeyIndex(this.#users.uid, 64);
   }
 
   get size(): number {

@@ -12,7 +12,7 @@
  */
 
 export const NIL = -1;
-const MIN_CHUNK = 1024;
+const MIN_CHUNK = 256;
 /** Below this many records a pool doubles; above it, it grows by a quarter. */
 const DOUBLING_LIMIT = 1 << 20;
 
