@@ -4,6 +4,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     pool: 'forks',
+    reporters: ['default', ['json', { outputFile: '.vitest/results.json' }]],
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },
