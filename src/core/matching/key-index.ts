@@ -13,14 +13,16 @@ const EMPTY = 0;
 const TWO_32 = 4294967296;
 
 /**
- * Maps a safe integer to 32 bits, keeping runs of consecutive keys in consecutive slots: the engine issues
- * ids in sequence, so neighbouring orders share cache lines and a run never collides with itself. The
- * bits above 2^20 and above 2^32 are folded in so that keys a table size apart still spread.
+ * Mixes a safe integer into 32 bits (Fibonacci hashing of both halves), so that runs of consecutive keys —
+ * the engine issues ids in sequence — scatter across the table. Keeping them adjacent would merge a window of
+ * live ids into one probe cluster, and every backward-shift delete would walk all of it.
  */
 export function hashKey(key: number): number {
   const lo = key >>> 0;
   const hi = (key / TWO_32) >>> 0;
-  return lo ^ Math.imul(lo >>> 20, 0x9e3779b1) ^ Math.imul(hi, 0x85ebca6b);
+  let h = Math.imul(lo ^ Math.imul(hi, 0x85ebca6b), 0x9e3779b1);
+  h ^= h >>> 15;
+  return Math.imul(h, 0x2c1b3c6d) ^ (h >>> 13);
 }
 
 export class KeyIndex {
