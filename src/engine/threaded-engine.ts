@@ -13,6 +13,18 @@
  *   gets the inline answer); amends reserve pessimistically while their market has commands in flight.
  * Backpressure: a full intake answers Busy at submit; a full ring just leaves commands queued.
  * The thread that calls pump/poll never blocks: `run()` awaits with Atomics.waitAsync.
+ *
+ * Shard failure: a worker that throws, or exits without being asked to (`close`), fails the whole engine,
+ * once: `onFailure` is called with a ShardFailure, `failure` holds it, `submit` answers Busy, pump/poll do
+ * nothing and `run`/`stateHash` reject with it. Callbacks of commands still queued or in flight are never
+ * called (their results are unknown, not false); those commands were journaled when stamped, so
+ * `ThreadedEngine.recover(journalPath, …)` replays them, and a client that never got a reply learns the
+ * outcome from the recovered state. `close` on a failed engine terminates the surviving workers.
+ *
+ * Recovery (`recover`): repairs the journal (cuts a torn tail), starts fresh workers and replays every
+ * journaled record through this engine's own pump/poll path in sequence order with the recorded seq and
+ * time (no re-stamping, no re-journaling), so books and ledger end where the journal left them; then intake
+ * continues numbering after the last record.
  */
 import type { Clock } from '../core/clock.js';
 import { Command } from '../core/command.js';
@@ -21,13 +33,15 @@ import { Exchange, isBookCommand } from '../core/exchange/exchange.js';
 import type { ExchangeDefinition } from '../core/exchange/exchange-definition.js';
 import { BookEvents, EventKind } from '../core/matching/book-events.js';
 import { ResultCode } from '../core/result-code.js';
-import type { JournalWriter } from './journal/writer.js';
+import type { JournalReport } from './journal/reader.js';
+import { readJournal, repairJournal } from './journal/reader.js';
+import { type FsyncPolicy, JournalWriter } from './journal/writer.js';
 import { seqLt } from './ring/layout.js';
 import { NO_SEQ, SpscRing } from './ring/spsc-ring.js';
 import { AsyncWait } from './ring/wait-strategy.js';
 import { Sequencer } from './sequencer.js';
 import {
-  CMD_SLOT_F64, CTRL_HASH, CTRL_STOP, E_CODE, E_END, E_KIND, E_LOTS, E_MAKER, E_MAKER_USER, E_ORDER, E_PRICE, E_USER,
+  CMD_SLOT_F64, CTRL_CRASH, CTRL_HASH, CTRL_STOP, E_CODE, E_END, E_KIND, E_LOTS, E_MAKER, E_MAKER_USER, E_ORDER, E_PRICE, E_USER,
   EVENT_SLOT_F64, writeCommand,
 } from './shard/shard-protocol.js';
 import type { ShardData } from './shard/market-shard.worker.js';
@@ -48,6 +62,38 @@ export interface ThreadedEngineOptions {
   readonly eventRing?: number | undefined;
   /** Commands queued before submit answers Busy. */
   readonly intake?: number | undefined;
+  /**
+   * Called once, from an event of the worker's, when the first shard worker fails (see the module header).
+   * Must not throw. The engine is unusable afterwards: close it and `recover` from the journal.
+   */
+  readonly onFailure?: ((failure: ShardFailure) => void) | undefined;
+}
+
+/** Options of `ThreadedEngine.recover`: those of `start` except the journal, which recover opens itself. */
+export interface ThreadedRecoverOptions extends Omit<ThreadedEngineOptions, 'journal'> {
+  /**
+   * Reopens the journal at the recovered path for appending with this policy and attaches it, so the
+   * recovered engine keeps journaling after the replayed records; absent: the recovered engine journals nothing.
+   */
+  readonly fsync?: FsyncPolicy | undefined;
+}
+
+export interface ThreadedRecovered {
+  /** Running, with every whole journaled record applied; intake open. */
+  readonly engine: ThreadedEngine;
+  /** The journal read: records replayed, and where and why a damaged tail was cut (`truncatedAt`, `reason`). */
+  readonly report: JournalReport;
+  readonly definition: ExchangeDefinition;
+  /** The reopened journal (with `fsync`), owned by the caller: close it after the engine. */
+  readonly journal: JournalWriter | undefined;
+}
+
+/** Why a threaded engine stopped: shard `shard`'s worker threw (`cause`) or exited (`exitCode`). */
+export class ShardFailure extends Error {
+  override readonly name = 'ShardFailure';
+  constructor(readonly shard: number, readonly exitCode: number | undefined, cause?: unknown) {
+    super(cause instanceof Error ? `shard ${shard} failed: ${cause.message}` : `shard ${shard} exited with code ${exitCode}`, { cause });
+  }
 }
 
 interface Shard {
@@ -62,11 +108,14 @@ const noop: ResultCallback = () => undefined;
 class CommandQueue {
   readonly cmds: Command[];
   readonly done: ResultCallback[];
+  /** 1 where the entry is a journaled command being replayed (already stamped, not journaled again). */
+  readonly replayed: Uint8Array;
   head = 0;
   size = 0;
   constructor(readonly capacity: number) {
     this.cmds = Array.from({ length: capacity }, () => new Command());
     this.done = new Array<ResultCallback>(capacity).fill(noop);
+    this.replayed = new Uint8Array(capacity);
   }
   /** The slot to fill for a new tail entry (caller then calls commit). */
   tailSlot(): number { return (this.head + this.size) % this.capacity; }
@@ -89,7 +138,10 @@ export class ThreadedEngine {
   /** The (empty) events passed with answers that never reached a book. */
   readonly #none = new BookEvents(1);
   readonly #wait = new AsyncWait({ timeoutMs: 50 });
-  #failed: Error | undefined;
+  #failed: ShardFailure | undefined;
+  /** Set by close: worker exits from then on are expected. */
+  #closing = false;
+  readonly #onFailure: ((failure: ShardFailure) => void) | undefined;
 
   private constructor(def: ExchangeDefinition, options: ThreadedEngineOptions, shards: Shard[], shardOf: number[]) {
     this.exchange = new Exchange(def);
@@ -100,10 +152,42 @@ export class ThreadedEngine {
     const pendingCap = shards.reduce((n, s) => n + s.commands.capacity, 0);
     this.#pending = new CommandQueue(pendingCap);
     this.#inFlight = new Int32Array(def.markets.length);
-    for (const s of shards) {
-      s.worker.on('error', (e) => { this.#failed = e; });
-      s.worker.on('exit', (code) => { if (code !== 0 && this.#failed === undefined) this.#failed = new Error(`shard exited with ${code}`); });
+    this.#onFailure = options.onFailure;
+    shards.forEach((s, i) => {
+      s.worker.on('error', (e) => this.#fail(new ShardFailure(i, undefined, e)));
+      s.worker.on('exit', (code) => {
+        if (code !== 0 || !this.#closing) this.#fail(new ShardFailure(i, code));
+      });
+    });
+  }
+
+  /**
+   * Rebuilds an engine from the journal at `path` (see the module header): cuts a damaged tail (reported),
+   * starts fresh workers, replays every whole record in order with its recorded seq and time, waits for all
+   * of it, and returns the engine with intake open and its sequencer after the last record.
+   * Cost: two passes over the file when its tail is damaged, one otherwise; holds every record in memory
+   * (one Command each) while replaying; replays at the threaded runner's speed. Throws (after stopping the
+   * workers) if a shard fails during the replay; the journal is left as repaired.
+   * @allocates
+   */
+  static async recover(path: string, options: ThreadedRecoverOptions): Promise<ThreadedRecovered> {
+    const records: Command[] = [];
+    let report = await readJournal(path, (c) => { records.push(new Command().copyFrom(c)); });
+    if (report.truncatedAt !== undefined) report = await repairJournal(path);
+    const definition = JSON.parse(report.header.configJson) as ExchangeDefinition;
+    const journal = options.fsync === undefined ? undefined : await JournalWriter.open(path, report.header, options.fsync);
+    const engine = ThreadedEngine.start(definition, { ...options, journal });
+    try {
+      for (const c of records) {
+        while (engine.#submitReplayed(c) === ResultCode.Busy) await engine.run();
+      }
+      await engine.run();
+    } catch (e) {
+      await engine.close();
+      await journal?.close();
+      throw e;
     }
+    return { engine, report, definition, journal };
   }
 
   /** Starts the shard workers. @allocates */
@@ -128,6 +212,11 @@ export class ThreadedEngine {
     return new ThreadedEngine(def, options, shards, shardOf);
   }
 
+  /** The failure that stopped this engine, if any. */
+  get failure(): ShardFailure | undefined {
+    return this.#failed;
+  }
+
   /** Commands accepted but not yet answered. */
   get outstanding(): number {
     return this.#intake.size + this.#pending.size;
@@ -135,10 +224,20 @@ export class ThreadedEngine {
 
   /** Queues a command (copied); returns Busy when the intake is full or the engine has failed, else Ok. */
   submit(cmd: Command, done: ResultCallback = noop): ResultCode {
+    return this.#enqueue(cmd, done, 0);
+  }
+
+  /** Queues a journaled command for replay: it keeps its seq and time and is not journaled again. */
+  #submitReplayed(cmd: Command): ResultCode {
+    return this.#enqueue(cmd, noop, 1);
+  }
+
+  #enqueue(cmd: Command, done: ResultCallback, replayed: number): ResultCode {
     if (this.#failed !== undefined || this.#intake.size === this.#intake.capacity) return ResultCode.Busy;
     const i = this.#intake.tailSlot();
     this.#intake.cmds[i]!.copyFrom(cmd);
     this.#intake.done[i] = done;
+    this.#intake.replayed[i] = replayed;
     this.#intake.commit();
     return ResultCode.Ok;
   }
@@ -147,14 +246,19 @@ export class ThreadedEngine {
   pump(): number {
     const q = this.#intake;
     let moved = 0;
-    while (q.size > 0) {
+    while (q.size > 0 && this.#failed === undefined) {
       const c = q.cmds[q.head]!;
       const book = isBookCommand(c.type);
       if (!book && this.#pending.size > 0) break; // funds commands are barriers
       if (book && this.#shards[this.#shardOf[c.market] ?? 0]!.commands.freeSlots() === 0) break;
       if (book && this.#pending.size === this.#pending.capacity) break;
       if (!this.#headStamped) {
-        this.sequencer.stamp(c);
+        if (q.replayed[q.head] === 0) {
+          this.sequencer.stamp(c);
+        } else {
+          invariant(c.seq > this.sequencer.lastSeq, 'replayed command out of sequence order');
+          this.sequencer.resumeAfter(c.seq);
+        }
         this.#headStamped = true;
       }
       const market = c.market;
@@ -179,7 +283,7 @@ export class ThreadedEngine {
     const p = this.#pending;
     const ev = this.#events;
     let completed = 0;
-    while (p.size > 0) {
+    while (p.size > 0 && this.#failed === undefined) {
       const c = p.cmds[p.head]!;
       const ring = this.#shards[this.#shardOf[c.market]!]!.events;
       const last = ring.available();
@@ -224,8 +328,13 @@ export class ThreadedEngine {
   /** The state hash, after everything submitted has completed. */
   async stateHash(): Promise<string> {
     await this.run();
-    const replies = this.#shards.map((s) => new Promise<[number, string][]>((resolve) => {
-      s.worker.once('message', (m: { hashes: [number, string][] }) => resolve(m.hashes));
+    const replies = this.#shards.map((s) => new Promise<[number, string][]>((resolve, reject) => {
+      const onExit = (): void => reject(this.#failed ?? new Error('shard exited before answering'));
+      s.worker.once('exit', onExit);
+      s.worker.once('message', (m: { hashes: [number, string][] }) => {
+        s.worker.off('exit', onExit);
+        resolve(m.hashes);
+      });
     }));
     const ctrl = new Command();
     ctrl.type = CTRL_HASH;
@@ -235,9 +344,23 @@ export class ThreadedEngine {
     return this.exchange.stateHash(hashes);
   }
 
-  /** Completes everything outstanding, stops the workers and waits for them to exit. */
+  /**
+   * Completes everything outstanding, stops the workers and waits for them to exit. On a failed engine
+   * (or one that fails meanwhile) it completes nothing and terminates the workers still running.
+   */
   async close(): Promise<void> {
-    if (this.#failed === undefined) await this.run();
+    if (this.#failed === undefined) {
+      try {
+        await this.run();
+      } catch {
+        // The engine failed while draining: fall through to terminating the workers.
+      }
+    }
+    this.#closing = true;
+    if (this.#failed !== undefined) {
+      await Promise.all(this.#shards.map((s) => s.worker.terminate()));
+      return;
+    }
     const ctrl = new Command();
     ctrl.type = CTRL_STOP;
     await Promise.all(this.#shards.map((s) => {
@@ -245,6 +368,27 @@ export class ThreadedEngine {
       this.#control(s, ctrl);
       return exited;
     }));
+  }
+
+  /**
+   * TEST ONLY (fault injection): makes shard `shard`'s worker throw once it reaches this point of its
+   * command stream (after the commands already dispatched to it), as a bug in the worker would. The engine
+   * then fails as described in the module header. Returns false when the shard's ring has no free slot.
+   */
+  crashShardForTesting(shard: number): boolean {
+    const s = this.#shards[shard];
+    invariant(s !== undefined, `no shard ${shard}`);
+    if (s.commands.freeSlots() === 0) return false;
+    const ctrl = new Command();
+    ctrl.type = CTRL_CRASH;
+    this.#control(s, ctrl);
+    return true;
+  }
+
+  #fail(failure: ShardFailure): void {
+    if (this.#failed !== undefined || this.#closing) return;
+    this.#failed = failure;
+    this.#onFailure?.(failure);
   }
 
   #dispatch(c: Command, done: ResultCallback): void {

@@ -6,6 +6,8 @@
  * Waiting: spins briefly, then blocks in Atomics.wait (an idle shard does not burn a core). A full event
  * ring makes it publish what it has and wait for the ledger thread to consume (backpressure, never drops).
  * Thread affinity: everything here runs on the worker thread.
+ * Failure: an exception ends the thread (the ledger thread sees 'error' and a non-zero exit and stops the
+ * engine); results not yet published are lost with it, and recovery replays the journal.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { Command } from '../../core/command.js';
@@ -19,7 +21,7 @@ import { PlaceOrder } from '../../core/matching/order-types.js';
 import { NO_SEQ, SpscRing } from '../ring/spsc-ring.js';
 import { RingState, seqLt } from '../ring/layout.js';
 import { SpinThenBlockWait } from '../ring/wait-strategy.js';
-import { CMD_SLOT_F64, CTRL_HASH, CTRL_STOP, EVENT_SLOT_F64, readCommand, type ShardRings, writeEnd, writeEvent } from './shard-protocol.js';
+import { CMD_SLOT_F64, CTRL_CRASH, CTRL_HASH, CTRL_STOP, EVENT_SLOT_F64, readCommand, type ShardRings, writeEnd, writeEvent } from './shard-protocol.js';
 
 export interface ShardData {
   readonly definition: ExchangeDefinition;
@@ -70,6 +72,7 @@ function run(): void {
         events.publish(events.claimed);
         return;
       }
+      if (cmd.type === CTRL_CRASH) throw new Error(`shard of markets ${data.markets.join(',')}: crash requested (test hook)`);
       if (cmd.type === CTRL_HASH) {
         parentPort!.postMessage({ seq: cmd.seq, hashes: data.markets.map((m) => [m, books[m]!.stateHash()]) });
       } else {

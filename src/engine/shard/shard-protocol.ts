@@ -5,7 +5,7 @@
  * Command ring (ledger → shard), CMD_SLOT_F64 = 16 fields (128 bytes, two cache lines):
  *
  *   field  0 C_SEQ      global sequence of the command
- *          1 C_TYPE     CommandType, or a control type (CTRL_HASH, CTRL_STOP)
+ *          1 C_TYPE     CommandType, or a control type (CTRL_HASH, CTRL_STOP, CTRL_CRASH)
  *          2 C_MARKET   market index
  *          3 C_ORDER    order id          4 C_UID     owner
  *          5 C_SIDE     side / cancel-all side        6 C_OTYPE   order type       7 C_TIF  time in force
@@ -40,6 +40,12 @@ export const C_STP_ACT = 12;
 export const CTRL_HASH = 101;
 /** Control: stop after everything before it. */
 export const CTRL_STOP = 102;
+/**
+ * TEST ONLY (fault injection): the worker throws when it reads this, after applying everything before it but
+ * before publishing that batch's results, so the thread dies mid-stream as an uncaught error would kill it.
+ * Sent only by `ThreadedEngine.crashShardForTesting`; production code never writes it.
+ */
+export const CTRL_CRASH = 103;
 
 export const EVENT_SLOT_F64 = 10;
 export const E_SEQ = 0;
