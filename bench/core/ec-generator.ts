@@ -94,7 +94,9 @@ class LiveOrders {
     if (this.#alive[id] !== 1) return;
     this.#alive[id] = 0;
     this.size--;
-    if (this.#tail - this.#head > 2 * this.size + 4096) this.#compact();
+    // Keep dead entries under 1/8 of the live ones so `pick` walks little past its k; compaction is O(size),
+    // so it costs about eight steps per removal.
+    if (this.#tail - this.#head > this.size + (this.size >> 3) + 64) this.#compact();
   }
 
   /** The k-th live id (0-based) in placement order; k < size. */

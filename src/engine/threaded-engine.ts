@@ -13,6 +13,8 @@
  *   gets the inline answer); amends reserve pessimistically while their market has commands in flight.
  * Backpressure: a full intake answers Busy at submit; a full ring just leaves commands queued.
  * The thread that calls pump/poll never blocks: `run()` awaits with Atomics.waitAsync.
+ * Replies: callbacks fire when R2 completes, which may be before the journal holds the command durably; a
+ * front that journals replies only after `flush()` (or the sequencer's flush) resolves.
  *
  * Shard failure: a worker that throws, or exits without being asked to (`close`), fails the whole engine,
  * once: `onFailure` is called with a ShardFailure, `failure` holds it, `submit` answers Busy, pump/poll do
@@ -323,6 +325,24 @@ export class ThreadedEngine {
         await this.#wait.waitFor(ring, (ring.consumed + 1) | 0);
       }
     }
+  }
+
+  /**
+   * Awaits (never blocks) until the oldest in-flight command's shard publishes something, or at once when
+   * nothing is in flight. For drivers that keep submitting while results arrive; see `run` to drain.
+   */
+  async waitForProgress(): Promise<void> {
+    if (this.#failed !== undefined) throw this.#failed;
+    if (this.#pending.size === 0) return;
+    const c = this.#pending.cmds[this.#pending.head]!;
+    const ring = this.#shards[this.#shardOf[c.market]!]!.events;
+    await this.#wait.waitFor(ring, (ring.consumed + 1) | 0);
+  }
+
+  /** Dispatches what intake allows (stamping journals it), then resolves when the journal has it durable. */
+  flush(): Promise<void> {
+    this.pump();
+    return this.sequencer.flush();
   }
 
   /** The state hash, after everything submitted has completed. */
