@@ -14,7 +14,7 @@ set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 out="${1:-$root/src/protocol/generated}"
-schemas=(command.fbs journal.fbs)
+schemas=(command.fbs journal.fbs snapshot.fbs)
 
 if ! command -v flatc >/dev/null 2>&1; then
   echo "schemas-gen: flatc not found on PATH (install flatbuffers-compiler 2.0.x)" >&2

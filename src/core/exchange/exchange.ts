@@ -30,6 +30,7 @@ import { OrderType, PlaceOrder, Side } from '../matching/order-types.js';
 import { ResultCode } from '../result-code.js';
 import { StateHasher } from '../state-hash.js';
 import { type ExchangeDefinition, marketFees } from './exchange-definition.js';
+import { type ExchangeState, exportOrders, exportTrades, importOrders, importTrades } from './exchange-state.js';
 import { OrderStore } from './order-store.js';
 import { TradeLog } from './trade-log.js';
 
@@ -182,6 +183,27 @@ export class Exchange {
     h.add(this.#lastOrderId).add(this.trades.count);
     for (const b of bookHashes) h.addString(b);
     return h.digest();
+  }
+
+  /** Copies ledger, order records, trades and the order-id counter into columns (snapshots). @allocates */
+  exportState(): ExchangeState {
+    return {
+      ledger: this.ledger.exportState(),
+      orders: exportOrders(this.orders),
+      trades: exportTrades(this.trades),
+      lastOrderId: this.#lastOrderId,
+    };
+  }
+
+  /**
+   * Restores an exported state into this exchange, which must be freshly built from the same definition
+   * (no command applied). Throws InvariantError on a state that does not fit. @allocates
+   */
+  importState(state: ExchangeState): void {
+    this.ledger.importState(state.ledger);
+    importOrders(this.orders, state.orders);
+    importTrades(this.trades, state.trades);
+    this.#lastOrderId = state.lastOrderId;
   }
 
   assertInvariants(): void {

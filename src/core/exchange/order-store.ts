@@ -162,6 +162,20 @@ export class OrderStore {
     return out;
   }
 
+  /** Records of every open order: each user's in entry order, users in the order their lists began. @allocates */
+  openRecords(): number[] {
+    const out: number[] = [];
+    for (const head of this.#userHeads.values()) for (let r = head; r !== NIL; r = this.next[r]!) out.push(r);
+    return out;
+  }
+
+  /** Records of the finished window, oldest first. @allocates */
+  finishedRecords(): number[] {
+    const out: number[] = [];
+    for (let r = this.#finishedHead; r !== NIL; r = this.next[r]!) out.push(r);
+    return out;
+  }
+
   /** Mixes every open order, in id order, and the finished count into `h`. @allocates */
   hashInto(h: StateHasher): void {
     const open: number[] = [];

@@ -54,6 +54,21 @@ export class TradeLog {
     return id;
   }
 
+  /** The last per-market sequence of each market that traded (index = market). @allocates */
+  marketSequences(): number[] {
+    return this.#marketSeq.slice();
+  }
+
+  /**
+   * Restores the counters of a snapshot: `count` trades ever appended and each market's last sequence. The
+   * retained trades' columns are written by the caller (slot (id − 1) mod capacity); nothing is checked here.
+   */
+  restoreCounters(count: number, marketSequences: readonly number[]): void {
+    this.count = count;
+    this.#marketSeq.length = 0;
+    this.#marketSeq.push(...marketSequences);
+  }
+
   /** Slot of trade `id`, or -1 when it has been overwritten or never existed. */
   slotOf(id: number): number {
     if (id < 1 || id > this.count || id <= this.count - this.capacity) return -1;

@@ -27,6 +27,7 @@ import { BalanceStore } from './balance-store.js';
 import { CurrencyTable, type CurrencySpec, MarketTable } from './currencies.js';
 import { credit, debit, transfer } from './funds.js';
 import { HoldTable } from './holds.js';
+import { exportLedger, importLedger, type LedgerState } from './ledger-state.js';
 import { LedgerCode, type LedgerOutcome } from './ledger-codes.js';
 import { holdOrder, holdUnits, releaseOrder, resizeHold } from './order-funds.js';
 import { FEE_KIND, FEE_SUB, type LedgerParts, PLATFORM_UID } from './parts.js';
@@ -224,6 +225,16 @@ export class Ledger {
   /** Canonical hash of balances, holds and counters. See audit.ts. @allocates */
   stateHash(): string {
     return ledgerStateHash(this.#p);
+  }
+
+  /** Copies the whole state into plain columns (snapshots). See ledger-state.ts. @allocates */
+  exportState(): LedgerState {
+    return exportLedger(this.#p);
+  }
+
+  /** Restores an exported state into this ledger, which must be freshly built from the same definition. @allocates */
+  importState(state: LedgerState): void {
+    importLedger(this.#p, state);
   }
 
   /** Throws InvariantError when an invariant is broken. See audit.ts. @allocates */

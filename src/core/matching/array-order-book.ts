@@ -25,7 +25,7 @@ import type { BookEvents } from './book-events.js';
 import { IcebergPool, LevelPool, NIL, OrderPool, UserPool } from './book-pools.js';
 import { crosses, effectiveStpAct, hashRestingOrder, isCancelAllScope, validateAmend, validatePlace } from './book-rules.js';
 import { KeyIndex } from './key-index.js';
-import { DEFAULT_MAX_ORDERS, type OrderBook, type OrderBookOptions } from './order-book.js';
+import { checkRestorable, DEFAULT_MAX_ORDERS, type OrderBook, type OrderBookOptions } from './order-book.js';
 import { FinishAs, OrderType, type OrderView, type PlaceOrder, Side, StpAct, TimeInForce } from './order-types.js';
 import { PriceLadder } from './price-ladder.js';
 
@@ -222,6 +222,37 @@ export class ArrayOrderBook implements OrderBook {
     const P = this.#orders;
     for (let o = this.#users.head[u]!; o !== NIL; o = P.unext[o]!) ids.push(P.id[o]!);
     return ids;
+  }
+
+  forEachResting(out: OrderView, visit: (order: OrderView) => void): void {
+    const P = this.#orders;
+    const L = this.#levels;
+    for (const ladder of [this.#bids, this.#asks]) {
+      for (let k = ladder.n - 1; k >= 0; k--) {
+        for (let o = L.head[ladder.levels[k]!]!; o !== NIL; o = P.next[o]!) {
+          this.order(P.id[o]!, out);
+          visit(out);
+        }
+      }
+    }
+  }
+
+  restoreResting(v: OrderView): void {
+    const P = this.#orders;
+    checkRestorable(v, this.#ids.get(v.orderId) !== NIL, this.#bestOpposite(v.side));
+    const o = P.alloc();
+    this.#ids.rebind(P.id); // the id column is replaced when the pool grows
+    P.id[o] = v.orderId;
+    P.amount[o] = v.amount;
+    P.left[o] = v.left;
+    P.stp[o] = v.stpId;
+    P.side[o] = v.side;
+    P.tif[o] = v.tif;
+    P.act[o] = v.stpAct;
+    P.ice[o] = v.iceberg > 0 ? this.#icebergs.alloc(v.iceberg, v.visible) : NIL;
+    this.#ids.insert(v.orderId, o);
+    this.#attachUser(o, v.userId);
+    this.#enqueue(o, v.side, v.price);
   }
 
   stateHash(): string {

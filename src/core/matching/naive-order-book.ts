@@ -16,7 +16,7 @@ import { StateHasher } from '../state-hash.js';
 import { floorDiv } from '../units.js';
 import type { BookEvents } from './book-events.js';
 import { crosses, effectiveStpAct, hashRestingOrder, isCancelAllScope, validateAmend, validatePlace } from './book-rules.js';
-import { DEFAULT_MAX_ORDERS, type OrderBook, type OrderBookOptions } from './order-book.js';
+import { checkRestorable, DEFAULT_MAX_ORDERS, type OrderBook, type OrderBookOptions } from './order-book.js';
 import { FinishAs, OrderType, type OrderView, type PlaceOrder, Side, StpAct, TimeInForce } from './order-types.js';
 
 /** A resting order. Invariant: 0 < visible ≤ left ≤ amount; visible = left unless iceberg > 0, then ≤ iceberg. */
@@ -233,6 +233,30 @@ export class NaiveOrderBook implements OrderBook {
 
   openOrders(userId: number): number[] {
     return [...(this.#byUser.get(userId) ?? [])];
+  }
+
+  forEachResting(out: OrderView, visit: (order: OrderView) => void): void {
+    for (const levels of [this.#bids, this.#asks]) {
+      for (const level of levels) {
+        for (const o of level.orders) {
+          this.order(o.orderId, out);
+          visit(out);
+        }
+      }
+    }
+  }
+
+  restoreResting(v: OrderView): void {
+    checkRestorable(v, this.#byId.has(v.orderId), this.#bestOpposite(v.side));
+    const o: RestingOrder = {
+      orderId: v.orderId, userId: v.userId, stpId: v.stpId, side: v.side, tif: v.tif, stpAct: v.stpAct,
+      price: v.price, amount: v.amount, left: v.left, visible: v.visible, iceberg: v.iceberg,
+    };
+    this.#byId.set(o.orderId, o);
+    let ids = this.#byUser.get(o.userId);
+    if (ids === undefined) this.#byUser.set(o.userId, (ids = new Set()));
+    ids.add(o.orderId);
+    this.#enqueue(o);
   }
 
   stateHash(): string {

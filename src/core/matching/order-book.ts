@@ -63,11 +63,20 @@
  * effective act (a group member's None reads CancelNew). openOrders: a user's resting order ids in order of entry to the
  * book (an amend keeps the entry; a cancel and re-place is a new entry).
  *
+ * ## Snapshots: forEachResting(out, visit) and restoreResting(order)
+ * forEachResting visits every resting order in priority order — bids best level first, then asks best level
+ * first, FIFO within a level — as an OrderView (stpAct effective, visible as shown now). restoreResting puts
+ * one such order back at the back of its level and of its user's list, writing no event. Feeding a fresh
+ * book every order of a book, each level's orders in visiting order (levels in any order), rebuilds the same
+ * priority state: the same stateHash and the same future events. A user's openOrders then lists in restore
+ * order (entry order is not part of the state hash and is not kept).
+ *
  * ## Determinism
  * A pure function of the command sequence: no clocks, no randomness, no I/O. stateHash() is identical across
  * implementations for identical resting state (orders in priority order with all their fields).
  */
 import type { BookEvents } from './book-events.js';
+import { invariant } from '../invariant.js';
 import type { Market } from '../market.js';
 import type { OrderView, PlaceOrder } from './order-types.js';
 import type { ResultCode } from '../result-code.js';
@@ -91,6 +100,17 @@ export interface OrderBook {
   /** A user's resting order ids in entry order. @allocates */
   openOrders(userId: number): number[];
 
+  /**
+   * Visits every resting order in priority order (see Snapshots above), overwriting `out` for each: copy what
+   * you keep; `visit` must not change the book. O(orders); allocates nothing itself.
+   */
+  forEachResting(out: OrderView, visit: (order: OrderView) => void): void;
+  /**
+   * Restores one resting order at the back of its price level (see Snapshots above). Throws InvariantError
+   * when it cannot rest: a duplicate id, fields out of range (checkRestorable) or a price crossing the other side.
+   */
+  restoreResting(order: OrderView): void;
+
   /** Hash of the resting state, independent of the implementation. @allocates (a short string) */
   stateHash(): string;
   /** Deep self-check for tests; throws InvariantError. O(orders). */
@@ -104,3 +124,17 @@ export interface OrderBookOptions {
 }
 
 export const DEFAULT_MAX_ORDERS = 1 << 24;
+
+/**
+ * Throws InvariantError unless `o` can rest as given: a new id, a known side, positive integer price,
+ * 0 < visible ≤ left ≤ amount, visible = left for a plain order and ≤ iceberg for an iceberg, and a price
+ * that does not cross `bestOpposite` (0 = empty side). Shared by the books' restoreResting.
+ */
+export function checkRestorable(o: OrderView, duplicate: boolean, bestOpposite: number): void {
+  invariant(!duplicate, 'restore: duplicate order id');
+  invariant(o.side === 1 || o.side === 2, 'restore: bad side');
+  invariant(Number.isSafeInteger(o.price) && o.price > 0, 'restore: bad price');
+  invariant(o.visible > 0 && o.visible <= o.left && o.left <= o.amount && Number.isSafeInteger(o.amount), 'restore: bad amounts');
+  invariant(o.iceberg > 0 ? o.visible <= o.iceberg : o.visible === o.left, 'restore: bad iceberg display');
+  invariant(bestOpposite === 0 || (o.side === 1 ? o.price < bestOpposite : o.price > bestOpposite), 'restore: crossed book');
+}
