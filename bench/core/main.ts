@@ -29,7 +29,6 @@
  * Output: a table (stdout), or with `--json` exactly one JSON array on stdout and everything else on stderr.
  * `--quick`: smaller counts and fewer passes (well under 30 s). `--only=name,…` runs the named scenarios.
  */
-import os from 'node:os';
 import { defineMarket } from '../../src/core/market.js';
 import type { OrderBook } from '../../src/core/matching/order-book.js';
 import { generateEc, type EcResult } from './ec-generator.js';
@@ -39,6 +38,7 @@ import { nobScenarios } from './nob-scenarios.js';
 import { type MoveSemantics, OURS_IMPL, OursRunner, createBook, l2Ours } from './ours-adapter.js';
 import { type PeerMoveSemantics, PeerRunner, createPeerBook, l2Peer } from './peer-adapter.js';
 import { type CommandStream, KIND_NAMES, type Kind, kindCounts } from './stream.js';
+import { machineInfo, machineLines } from '../machine.js';
 
 const args = process.argv.slice(2);
 const JSON_OUT = args.includes('--json');
@@ -266,12 +266,7 @@ function table(): string {
 }
 
 async function main(): Promise<void> {
-  const cpu = os.cpus()[0]?.model ?? 'unknown';
-  const header = [
-    `ringmatch core benchmark (${QUICK ? 'quick' : 'full'}), measured book: ${OURS_IMPL}`,
-    `machine: ${cpu}, ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB; Node ${process.version}; ${os.platform()} ${os.release()}`,
-    `date: ${new Date().toISOString()}; command: node ${process.execArgv.join(' ')} ${process.argv.slice(1).join(' ')}`,
-  ].join('\n');
+  const header = `ringmatch core benchmark (${QUICK ? 'quick' : 'full'}), measured book: ${OURS_IMPL}\n${machineLines(machineInfo())}`;
   log(header);
   if (!hasGc) log('WARNING: gc() is not exposed; run with node --expose-gc for comparable figures');
   const timerNs = timerOverheadNs();

@@ -65,6 +65,7 @@ import { generateEc, type EcResult } from '../core/ec-generator.js';
 import { LatencyRecorder, type Percentiles, gcNow, hasGc, median } from '../core/measure.js';
 import { KIND_NAMES, type Kind } from '../core/stream.js';
 import { buildEngineStream, ecDefinition, type EngineStream } from './ec-engine-stream.js';
+import { machineInfo } from '../machine.js';
 
 const args = process.argv.slice(2);
 const JSON_OUT = args.includes('--json');
@@ -98,17 +99,7 @@ const TARGETS = { threadedPerSec: 1_000_000, journalCost: 0.3, replayPerSec: 2_0
 const START = Date.now();
 const log = (line: string): void => void process.stderr.write(`[${((Date.now() - START) / 1000).toFixed(1)}s] ${line}\n`);
 
-const machine = {
-  cpu: os.cpus()[0]?.model ?? 'unknown',
-  cores: os.cpus().length,
-  memory_gib: Math.round(os.totalmem() / 2 ** 30),
-  node: process.version,
-  platform: `${os.platform()} ${os.arch()}`,
-  date: new Date().toISOString(),
-  loadavg_1m: Number(os.loadavg()[0]!.toFixed(2)),
-  command: `node ${process.execArgv.join(' ')} ${process.argv.slice(1).map((a) => path.relative(process.cwd(), a) || a).join(' ')}`,
-  journal_dir: BASE_DIR,
-};
+const machine = { ...machineInfo(), journal_dir: BASE_DIR };
 
 type Row = Record<string, unknown> & { scenario: string };
 const rows: Row[] = [];

@@ -28,6 +28,7 @@ import { JournalWriter } from '../../src/engine/journal/writer.js';
 import type { FsyncPolicy } from '../../src/engine/journal/writer.js';
 import { encodeRecordInto } from '../../src/protocol/codec.js';
 import type { JournalHeaderData } from '../../src/protocol/codec.js';
+import { machineInfo } from '../machine.js';
 
 const args = process.argv.slice(2);
 const JSON_OUT = args.includes('--json');
@@ -43,15 +44,7 @@ const START = Date.now();
 const log = (line: string): void => void process.stderr.write(`[${((Date.now() - START) / 1000).toFixed(1)}s] ${line}\n`);
 const gc = (globalThis as { gc?: () => void }).gc ?? ((): void => undefined);
 
-const machine = {
-  cpu: os.cpus()[0]?.model ?? 'unknown',
-  cores: os.cpus().length,
-  memory_gib: Math.round(os.totalmem() / 2 ** 30),
-  node: process.version,
-  platform: `${os.platform()} ${os.arch()}`,
-  date: new Date().toISOString(),
-  dir: BASE_DIR,
-};
+const machine = { ...machineInfo(), dir: BASE_DIR };
 
 const HEADER: JournalHeaderData = {
   formatVersion: 1,

@@ -21,12 +21,12 @@
  * both cores, so any other load on the machine (printed as `load`) depresses the ring figures most. Output: a table and ratios on stdout, or with `--json` exactly one JSON array of rows on
  * stdout; logs on stderr. `--quick`: smaller counts, well under 15 s.
  */
-import os from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { NO_SEQ, SpscRing } from '../../src/engine/ring/spsc-ring.js';
 import { SpinThenBlockWait } from '../../src/engine/ring/wait-strategy.js';
 import { spawnWorker } from '../../src/engine/workers/spawn-worker.js';
 import type { BenchWorkerData } from './ring-worker.js';
+import { machineInfo } from '../machine.js';
 
 const args = process.argv.slice(2);
 const JSON_OUT = args.includes('--json');
@@ -43,14 +43,7 @@ const START = Date.now();
 const log = (line: string): void => void process.stderr.write(`[${((Date.now() - START) / 1000).toFixed(1)}s] ${line}\n`);
 const gc = (globalThis as { gc?: () => void }).gc ?? ((): void => undefined);
 
-const machine = {
-  cpu: os.cpus()[0]?.model ?? 'unknown',
-  cores: os.cpus().length,
-  node: process.version,
-  platform: `${os.platform()} ${os.arch()}`,
-  date: new Date().toISOString(),
-  loadavg_1m: Number(os.loadavg()[0]!.toFixed(2)),
-};
+const machine = { ...machineInfo() };
 
 interface Row {
   transport: 'sab-ring' | 'postMessage';

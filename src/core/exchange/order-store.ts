@@ -13,12 +13,8 @@ import type { Amount } from '../ledger/amount.js';
 import { KeyIndex } from '../matching/key-index.js';
 import { nextCapacity, NIL } from '../matching/book-pools.js';
 import type { StateHasher } from '../state-hash.js';
+import { grownTo } from '../typed-arrays.js';
 
-const grow = <T extends Float64Array | Int32Array | Uint8Array>(a: T, n: number): T => {
-  const b = new (a.constructor as new (n: number) => T)(n);
-  b.set(a);
-  return b;
-};
 
 export class OrderStore {
   capacity: number;
@@ -241,13 +237,13 @@ export class OrderStore {
   /** @allocates */
   #grow(n: number): void {
     const old = this.capacity;
-    this.id = grow(this.id, n); this.uid = grow(this.uid, n); this.market = grow(this.market, n);
-    this.side = grow(this.side, n); this.type = grow(this.type, n); this.tif = grow(this.tif, n);
-    this.stpAct = grow(this.stpAct, n); this.stpId = grow(this.stpId, n); this.finishAs = grow(this.finishAs, n);
-    this.price = grow(this.price, n); this.amount = grow(this.amount, n); this.iceberg = grow(this.iceberg, n);
-    this.left = grow(this.left, n); this.filledLots = grow(this.filledLots, n);
-    this.filledNotional = grow(this.filledNotional, n); this.createTime = grow(this.createTime, n);
-    this.updateTime = grow(this.updateTime, n); this.next = grow(this.next, n); this.prev = grow(this.prev, n);
+    this.id = grownTo(this.id, n); this.uid = grownTo(this.uid, n); this.market = grownTo(this.market, n);
+    this.side = grownTo(this.side, n); this.type = grownTo(this.type, n); this.tif = grownTo(this.tif, n);
+    this.stpAct = grownTo(this.stpAct, n); this.stpId = grownTo(this.stpId, n); this.finishAs = grownTo(this.finishAs, n);
+    this.price = grownTo(this.price, n); this.amount = grownTo(this.amount, n); this.iceberg = grownTo(this.iceberg, n);
+    this.left = grownTo(this.left, n); this.filledLots = grownTo(this.filledLots, n);
+    this.filledNotional = grownTo(this.filledNotional, n); this.createTime = grownTo(this.createTime, n);
+    this.updateTime = grownTo(this.updateTime, n); this.next = grownTo(this.next, n); this.prev = grownTo(this.prev, n);
     for (let i = old; i < n; i++) { this.text.push(''); this.fee.push(0); }
     for (let i = old; i < n - 1; i++) this.next[i] = i + 1;
     this.next[n - 1] = this.#free;

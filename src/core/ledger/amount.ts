@@ -59,24 +59,3 @@ export function hashAmount(h: StateHasher, v: Amount): void {
   else if (v >= -SAFE_BIG && v <= SAFE_BIG) h.add(Number(v));
   else h.addString(v.toString());
 }
-
-/** Copies `a` into a new column of `n` entries. @allocates */
-export function growF64(a: Float64Array, n: number): Float64Array<ArrayBuffer> {
-  const b = new Float64Array(n);
-  b.set(a);
-  return b;
-}
-
-/** Copies `a` into a new column of `n` entries. @allocates */
-export function growI32(a: Int32Array, n: number): Int32Array<ArrayBuffer> {
-  const b = new Int32Array(n);
-  b.set(a);
-  return b;
-}
-
-/** Copies `a` into a new column of `n` entries. @allocates */
-export function growU8(a: Uint8Array, n: number): Uint8Array<ArrayBuffer> {
-  const b = new Uint8Array(n);
-  b.set(a);
-  return b;
-}

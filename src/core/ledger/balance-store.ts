@@ -12,9 +12,10 @@
  * the columns and may double them (@allocates, amortised); so does any write to a wide record (BigInt results).
  * Callers must not keep a column reference across an operation that may create records.
  */
+import { grownTo } from '../typed-arrays.js';
 import { KeyIndex } from '../matching/key-index.js';
 import { accountKey } from './account-kinds.js';
-import { type Amount, growF64, growI32, growU8 } from './amount.js';
+import { type Amount } from './amount.js';
 
 const INITIAL = 64;
 const TWO_16 = 65536;
@@ -72,8 +73,8 @@ export class BalanceStore {
   addUser(uid: number, mainUid: number): void {
     const s = this.#userCount;
     if (s === this.#userUid.length) {
-      this.#userUid = growF64(this.#userUid, s * 2);
-      this.#userMain = growF64(this.#userMain, s * 2);
+      this.#userUid = grownTo(this.#userUid, s * 2);
+      this.#userMain = grownTo(this.#userMain, s * 2);
       this.#users.rebind(this.#userUid);
     }
     this.#userUid[s] = uid;
@@ -152,10 +153,10 @@ export class BalanceStore {
     const a = this.#acctCount;
     if (a === this.#acctKey.length) {
       const n = a * 2;
-      this.#acctKey = growF64(this.#acctKey, n);
-      this.acctUid = growF64(this.acctUid, n);
-      this.acctKind = growU8(this.acctKind, n);
-      this.acctSub = growI32(this.acctSub, n);
+      this.#acctKey = grownTo(this.#acctKey, n);
+      this.acctUid = grownTo(this.acctUid, n);
+      this.acctKind = grownTo(this.acctKind, n);
+      this.acctSub = grownTo(this.acctSub, n);
       this.#accts.rebind(this.#acctKey);
     }
     const key = accountKey(uid, kind, sub);
@@ -172,14 +173,14 @@ export class BalanceStore {
     const r = this.#recCount;
     if (r === this.#recKey.length) {
       const n = r * 2;
-      this.#recKey = growF64(this.#recKey, n);
-      this.recAcct = growI32(this.recAcct, n);
-      this.recCur = growI32(this.recCur, n);
-      this.recWide = growU8(this.recWide, n);
-      this.avail = growF64(this.avail, n);
-      this.locked = growF64(this.locked, n);
-      this.borrowed = growF64(this.borrowed, n);
-      this.interest = growF64(this.interest, n);
+      this.#recKey = grownTo(this.#recKey, n);
+      this.recAcct = grownTo(this.recAcct, n);
+      this.recCur = grownTo(this.recCur, n);
+      this.recWide = grownTo(this.recWide, n);
+      this.avail = grownTo(this.avail, n);
+      this.locked = grownTo(this.locked, n);
+      this.borrowed = grownTo(this.borrowed, n);
+      this.interest = grownTo(this.interest, n);
       this.#recs.rebind(this.#recKey);
     }
     const key = acct * TWO_16 + cur;

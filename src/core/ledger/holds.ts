@@ -10,8 +10,9 @@
  * Slots are recycled through a free list. Costs: find is one index probe; open/close are O(1) and allocate
  * only when the table doubles (amortised) or the currency is wide (BigInt remaining).
  */
+import { grownTo } from '../typed-arrays.js';
 import { KeyIndex } from '../matching/key-index.js';
-import { type Amount, growF64, growI32, growU8 } from './amount.js';
+import { type Amount } from './amount.js';
 
 const INITIAL = 64;
 
@@ -93,19 +94,19 @@ export class HoldTable {
     this.live[slot] = 0;
     this.#remaining[slot] = 0;
     this.#wRemaining[slot] = undefined;
-    if (this.#freeCount === this.#free.length) this.#free = growI32(this.#free, this.#free.length * 2);
+    if (this.#freeCount === this.#free.length) this.#free = grownTo(this.#free, this.#free.length * 2);
     this.#free[this.#freeCount++] = slot;
   }
 
   #grow(n: number): void {
-    this.#orderId = growF64(this.#orderId, n);
-    this.market = growI32(this.market, n);
-    this.side = growU8(this.side, n);
-    this.type = growU8(this.type, n);
-    this.rec = growI32(this.rec, n);
-    this.recv = growI32(this.recv, n);
-    this.live = growU8(this.live, n);
-    this.#remaining = growF64(this.#remaining, n);
+    this.#orderId = grownTo(this.#orderId, n);
+    this.market = grownTo(this.market, n);
+    this.side = grownTo(this.side, n);
+    this.type = grownTo(this.type, n);
+    this.rec = grownTo(this.rec, n);
+    this.recv = grownTo(this.recv, n);
+    this.live = grownTo(this.live, n);
+    this.#remaining = grownTo(this.#remaining, n);
     this.#index.rebind(this.#orderId);
   }
 }

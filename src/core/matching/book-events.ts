@@ -16,6 +16,8 @@
  * Thread affinity: one owner; consumers read it after the command returns and before the next `clear()`.
  */
 
+import { grownTo } from '../typed-arrays.js';
+
 export const EventKind = { Accepted: 1, Fill: 2, Finished: 3, Amended: 4 } as const;
 export type EventKind = (typeof EventKind)[keyof typeof EventKind];
 
@@ -107,15 +109,13 @@ export class BookEvents {
   /** Doubles every column. @allocates (rare: only when one command outgrows the buffer) */
   #grow(): void {
     const n = this.kind.length * 2;
-    const grow8 = (a: Uint8Array): Uint8Array => { const b = new Uint8Array(n); b.set(a); return b; };
-    const grow64 = (a: Float64Array): Float64Array => { const b = new Float64Array(n); b.set(a); return b; };
-    this.kind = grow8(this.kind);
-    this.code = grow8(this.code);
-    this.orderId = grow64(this.orderId);
-    this.userId = grow64(this.userId);
-    this.makerOrderId = grow64(this.makerOrderId);
-    this.makerUserId = grow64(this.makerUserId);
-    this.price = grow64(this.price);
-    this.lots = grow64(this.lots);
+    this.kind = grownTo(this.kind, n);
+    this.code = grownTo(this.code, n);
+    this.orderId = grownTo(this.orderId, n);
+    this.userId = grownTo(this.userId, n);
+    this.makerOrderId = grownTo(this.makerOrderId, n);
+    this.makerUserId = grownTo(this.makerUserId, n);
+    this.price = grownTo(this.price, n);
+    this.lots = grownTo(this.lots, n);
   }
 }

@@ -11,14 +11,13 @@
  * user-list next/prev, iceberg record (8 × i32) + side, tif, stp act (3 × u8) = 59 bytes.
  */
 
+import { grownTo } from '../typed-arrays.js';
+
 export const NIL = -1;
 const MIN_CHUNK = 256;
 /** Below this many records a pool doubles; above it, it grows by a quarter. */
 const DOUBLING_LIMIT = 1 << 20;
 
-const growF64 = (a: Float64Array, n: number): Float64Array => { const b = new Float64Array(n); b.set(a); return b; };
-const growI32 = (a: Int32Array, n: number): Int32Array => { const b = new Int32Array(n); b.set(a); return b; };
-const growU8 = (a: Uint8Array, n: number): Uint8Array => { const b = new Uint8Array(n); b.set(a); return b; };
 
 /** Capacity after one growth step from `cap`. */
 export const nextCapacity = (cap: number): number => cap + (cap < DOUBLING_LIMIT ? Math.max(MIN_CHUNK, cap) : cap >>> 2);
@@ -98,20 +97,20 @@ export class OrderPool {
   #grow(): void {
     const old = this.capacity;
     const n = nextCapacity(old);
-    this.id = growF64(this.id, n);
-    this.amount = growF64(this.amount, n);
-    this.left = growF64(this.left, n);
-    this.user = growI32(this.user, n);
-    this.stp = growI32(this.stp, n);
-    this.level = growI32(this.level, n);
-    this.next = growI32(this.next, n);
-    this.prev = growI32(this.prev, n);
-    this.unext = growI32(this.unext, n);
-    this.uprev = growI32(this.uprev, n);
-    this.ice = growI32(this.ice, n);
-    this.side = growU8(this.side, n);
-    this.tif = growU8(this.tif, n);
-    this.act = growU8(this.act, n);
+    this.id = grownTo(this.id, n);
+    this.amount = grownTo(this.amount, n);
+    this.left = grownTo(this.left, n);
+    this.user = grownTo(this.user, n);
+    this.stp = grownTo(this.stp, n);
+    this.level = grownTo(this.level, n);
+    this.next = grownTo(this.next, n);
+    this.prev = grownTo(this.prev, n);
+    this.unext = grownTo(this.unext, n);
+    this.uprev = grownTo(this.uprev, n);
+    this.ice = grownTo(this.ice, n);
+    this.side = grownTo(this.side, n);
+    this.tif = grownTo(this.tif, n);
+    this.act = grownTo(this.act, n);
     threadFree(this.next, old, n, this.free);
     this.free = old;
     this.capacity = n;
@@ -162,11 +161,11 @@ export class LevelPool {
   #grow(): void {
     const old = this.capacity;
     const n = nextCapacity(old);
-    this.price = growF64(this.price, n);
-    this.total = growF64(this.total, n);
-    this.head = growI32(this.head, n);
-    this.tail = growI32(this.tail, n);
-    this.count = growI32(this.count, n);
+    this.price = grownTo(this.price, n);
+    this.total = grownTo(this.total, n);
+    this.head = grownTo(this.head, n);
+    this.tail = grownTo(this.tail, n);
+    this.count = grownTo(this.count, n);
     threadFree(this.count, old, n, this.free);
     this.free = old;
     this.capacity = n;
@@ -208,9 +207,9 @@ export class IcebergPool {
   #grow(): void {
     const old = this.capacity;
     const n = nextCapacity(old);
-    this.display = growF64(this.display, n);
-    this.shown = growF64(this.shown, n);
-    this.next = growI32(this.next, n);
+    this.display = grownTo(this.display, n);
+    this.shown = grownTo(this.shown, n);
+    this.next = grownTo(this.next, n);
     threadFree(this.next, old, n, this.free);
     this.free = old;
     this.capacity = n;
@@ -257,10 +256,10 @@ export class UserPool {
   #grow(): void {
     const old = this.capacity;
     const n = nextCapacity(old);
-    this.uid = growF64(this.uid, n);
-    this.head = growI32(this.head, n);
-    this.tail = growI32(this.tail, n);
-    this.count = growI32(this.count, n);
+    this.uid = grownTo(this.uid, n);
+    this.head = grownTo(this.head, n);
+    this.tail = grownTo(this.tail, n);
+    this.count = grownTo(this.count, n);
     threadFree(this.count, old, n, this.free);
     this.free = old;
     this.capacity = n;
