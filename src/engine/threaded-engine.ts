@@ -105,6 +105,8 @@ interface Shard {
 }
 
 const noop: ResultCallback = () => undefined;
+/** Commands dispatched between publishes of the shard rings (power of two minus one). */
+const PUBLISH_SLICE_MASK = 63;
 
 /** A fixed-capacity FIFO of reusable Commands with a callback each. */
 class CommandQueue {
@@ -274,9 +276,10 @@ export class ThreadedEngine {
         this.#dispatch(c, done);
       }
       q.pop();
-      moved++;
+      // Publish in slices so a shard starts matching while this thread runs R1 on the rest.
+      if ((++moved & PUBLISH_SLICE_MASK) === 0) this.#publishAll();
     }
-    for (const s of this.#shards) s.commands.publish(s.commands.claimed);
+    this.#publishAll();
     return moved;
   }
 
@@ -409,6 +412,10 @@ export class ThreadedEngine {
     if (this.#failed !== undefined || this.#closing) return;
     this.#failed = failure;
     this.#onFailure?.(failure);
+  }
+
+  #publishAll(): void {
+    for (const s of this.#shards) if (s.commands.claimed !== s.commands.published) s.commands.publish(s.commands.claimed);
   }
 
   #dispatch(c: Command, done: ResultCallback): void {

@@ -69,6 +69,7 @@ export class SpscRing implements RingGeometry {
   readonly #half: number;
   /** Producer: last claimed sequence. */
   #claimed: number;
+  #published: number;
   /** Producer: last consumer cursor seen (stale by design; refreshed when the ring looks full). */
   #gating: number;
   /** Consumer: last released sequence. */
@@ -88,6 +89,7 @@ export class SpscRing implements RingGeometry {
     this.slots32 = new Int32Array(sab, HEADER_BYTES, g.capacity * g.slotWords);
     this.slots64 = new Float64Array(sab, HEADER_BYTES, g.capacity * this.#half);
     this.#claimed = Atomics.load(this.header, H_PUBLISHED);
+    this.#published = this.#claimed;
     this.#consumed = Atomics.load(this.header, H_CONSUMED);
     this.#gating = this.#consumed;
   }
@@ -135,10 +137,16 @@ export class SpscRing implements RingGeometry {
    * Slots must be fully written before this call (the store orders them).
    */
   publish(lastSeq: number): void {
+    this.#published = lastSeq;
     Atomics.store(this.header, H_PUBLISHED, lastSeq);
     // The store above and the flag load below pair with the consumer's flag store and cursor load
     // (both seq-cst), so at least one side sees the other: no lost wake-up.
     if (Atomics.load(this.header, H_CONSUMER_WAITING) !== 0) Atomics.notify(this.header, H_PUBLISHED);
+  }
+
+  /** Producer thread. Last sequence this producer published (no Atomics: its own copy). */
+  get published(): number {
+    return this.#published;
   }
 
   /** Producer thread. Last sequence claimed by this producer. */

@@ -54,7 +54,11 @@ function claimEventSlot(): number {
   return s;
 }
 
+/** Commands per slice of a batch after which results are published (power of two). */
+const SLICE_MASK = 63;
+
 function run(): void {
+  let sinceRelease = 0;
   let next = (commands.consumed + 1) | 0;
   for (;;) {
     let last = commands.available();
@@ -82,6 +86,11 @@ function run(): void {
         writeEnd(out64, events.f64Offset(claimEventSlot()), cmd.seq, code);
       }
       if (s === last) break;
+      // Hand results back in slices, so the ledger thread settles while this one matches the rest.
+      if ((++sinceRelease & SLICE_MASK) === 0) {
+        commands.release(s);
+        events.publish(events.claimed);
+      }
     }
     commands.release(last);
     events.publish(events.claimed);
