@@ -1,0 +1,78 @@
+/**
+ * The built-in market maker's configuration (the `market_maker` object of a simulator config) and its
+ * validation: unknown or invalid fields throw ConfigError naming the field, as start-up requires.
+ */
+import { ConfigError } from '../../core/invariant.js';
+
+export interface MarketMakerMarketConfig {
+  /** Currency pair id, e.g. "BTC_USDT". */
+  readonly market: string;
+  /** Starting reference price (decimal string, at the pair's precision). */
+  readonly price: string;
+  /** Quotes per side (default 5). */
+  readonly levels?: number;
+  /** Distance between best bid and best ask, in basis points of the reference (default 10). */
+  readonly spread_bps?: number;
+  /** Distance between consecutive levels, in basis points (default 5). */
+  readonly step_bps?: number;
+  /** Base amount per quote (decimal string; default the pair's minimum, raised to meet min_quote_amount). */
+  readonly size?: string;
+  /** Random-walk volatility: standard deviation of log-returns per √second (default 0.0002). */
+  readonly volatility?: number;
+  /** Random-walk drift: expected log-return per second (default 0). */
+  readonly drift?: number;
+}
+
+export interface MarketMakerConfig {
+  /** The quoting user (must exist, funded in base and quote). */
+  readonly uid: number;
+  /** A second user that occasionally takes the quotes (IOC) so trades happen; none when absent. */
+  readonly taker_uid?: number;
+  readonly seed?: number;
+  /** Re-quote period in ms of the injected clock (default 1000). */
+  readonly requote_ms?: number;
+  /** Chance per market and re-quote that the taker trades (default 0.3). */
+  readonly take_probability?: number;
+  readonly markets: readonly MarketMakerMarketConfig[];
+}
+
+const TOP = new Set(['uid', 'taker_uid', 'seed', 'requote_ms', 'take_probability', 'markets']);
+const MARKET = new Set(['market', 'price', 'levels', 'spread_bps', 'step_bps', 'size', 'volatility', 'drift']);
+
+function check(ok: boolean, field: string, what: string): void {
+  if (!ok) throw new ConfigError(`market_maker.${field}: ${what}`);
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isNum = (v: unknown, min: number, max: number): boolean => typeof v === 'number' && Number.isFinite(v) && v >= min && v <= max;
+const optional = (o: Record<string, unknown>, k: string, ok: (v: unknown) => boolean, field: string, what: string): void => {
+  if (o[k] !== undefined) check(ok(o[k]), field, what);
+};
+
+/** Validates a `market_maker` object; throws ConfigError naming the first bad field. */
+export function parseMarketMakerConfig(raw: unknown): MarketMakerConfig {
+  check(isObject(raw), '', 'must be an object');
+  const o = raw as Record<string, unknown>;
+  for (const k of Object.keys(o)) check(TOP.has(k), k, 'unknown field');
+  check(Number.isInteger(o.uid) && (o.uid as number) > 0, 'uid', 'must be a positive integer');
+  optional(o, 'taker_uid', (v) => Number.isInteger(v) && (v as number) > 0 && v !== o.uid, 'taker_uid', 'must be a positive integer other than uid');
+  optional(o, 'seed', (v) => Number.isSafeInteger(v), 'seed', 'must be an integer');
+  optional(o, 'requote_ms', (v) => isNum(v, 1, 3_600_000), 'requote_ms', 'must be a number in 1..3600000');
+  optional(o, 'take_probability', (v) => isNum(v, 0, 1), 'take_probability', 'must be a number in 0..1');
+  check(Array.isArray(o.markets) && o.markets.length > 0, 'markets', 'must be a non-empty array');
+  (o.markets as unknown[]).forEach((m, i) => {
+    const f = `markets[${i}]`;
+    check(isObject(m), f, 'must be an object');
+    const e = m as Record<string, unknown>;
+    for (const k of Object.keys(e)) check(MARKET.has(k), `${f}.${k}`, 'unknown field');
+    check(typeof e.market === 'string', `${f}.market`, 'must be a currency pair id');
+    check(typeof e.price === 'string', `${f}.price`, 'must be a decimal string');
+    optional(e, 'levels', (v) => Number.isInteger(v) && isNum(v, 1, 100), `${f}.levels`, 'must be an integer in 1..100');
+    optional(e, 'spread_bps', (v) => isNum(v, 0, 5000), `${f}.spread_bps`, 'must be a number in 0..5000');
+    optional(e, 'step_bps', (v) => isNum(v, 0, 1000), `${f}.step_bps`, 'must be a number in 0..1000');
+    optional(e, 'size', (v) => typeof v === 'string', `${f}.size`, 'must be a decimal string');
+    optional(e, 'volatility', (v) => isNum(v, 0, 0.1), `${f}.volatility`, 'must be a number in 0..0.1');
+    optional(e, 'drift', (v) => isNum(v, -0.01, 0.01), `${f}.drift`, 'must be a number in -0.01..0.01');
+  });
+  return o as unknown as MarketMakerConfig;
+}
