@@ -2,6 +2,7 @@
  * Parsing of Gate's spot order requests (create and amend bodies) into engine commands, at the edge:
  * decimal strings become ticks, lots or a quote budget, names become enums, and anything malformed becomes
  * a result code (→ Gate label) before the engine sees it. Unknown keys are ignored, as Gate does.
+ * A market order without `time_in_force` is `ioc` (Gate's default for market orders).
  * Allocation: none beyond the caller's command (this is per request, not per match).
  */
 import { type Command, CommandType } from '../core/command.js';
@@ -21,6 +22,15 @@ const has = (o: Readonly<Record<string, unknown>>, k: string): boolean => o[k] !
 const lookup = (table: Readonly<Record<string, number>>, v: unknown): number =>
   typeof v === 'string' && Object.hasOwn(table, v) ? table[v]! : -1;
 
+/** Accounts Gate's spot routes name that this simulator does not serve yet. */
+const OTHER_ACCOUNTS: ReadonlySet<unknown> = new Set(['margin', 'cross_margin', 'unified']);
+
+/** Ok for an absent `account` or `spot`; AccountNotSupported for Gate's other spot accounts; else InvalidParam. */
+export function checkAccount(v: unknown): ResultCode {
+  if (v === undefined || v === null || v === '' || v === 'spot') return ResultCode.Ok;
+  return OTHER_ACCOUNTS.has(v) ? ResultCode.AccountNotSupported : ResultCode.InvalidParam;
+}
+
 /** The market index named by `currency_pair`, or a negative code. */
 export function parsePair(ex: Exchange, v: unknown): number {
   if (v === undefined || v === null || v === '') return ResultCode.MissingParam;
@@ -36,10 +46,12 @@ export function parseCreateOrder(ex: Exchange, uid: number, body: Readonly<Recor
   if (!has(body, 'side') || !has(body, 'amount')) return ResultCode.MissingParam;
   const side = lookup(SIDES, body.side);
   const type = has(body, 'type') ? lookup(TYPES, body.type) : OrderType.Limit;
-  const tif = has(body, 'time_in_force') ? lookup(TIFS, body.time_in_force) : TimeInForce.Gtc;
+  const defaultTif = type === OrderType.Market ? TimeInForce.Ioc : TimeInForce.Gtc;
+  const tif = has(body, 'time_in_force') ? lookup(TIFS, body.time_in_force) : defaultTif;
   const stpAct = has(body, 'stp_act') ? lookup(STP_ACTS, body.stp_act) : StpAct.None;
-  const account = body.account ?? 'spot';
-  if (side < 0 || type < 0 || tif < 0 || stpAct < 0 || account !== 'spot') return ResultCode.InvalidParam;
+  const account = checkAccount(body.account);
+  if (account !== ResultCode.Ok) return account;
+  if (side < 0 || type < 0 || tif < 0 || stpAct < 0) return ResultCode.InvalidParam;
   const text = body.text ?? '';
   if (text !== '' && (typeof text !== 'string' || !TEXT.test(text))) return ResultCode.InvalidParam;
   const m = ex.markets[market]!;
@@ -70,6 +82,8 @@ export function parseCreateOrder(ex: Exchange, uid: number, body: Readonly<Recor
 export function parseAmendOrder(ex: Exchange, uid: number, orderId: number, body: Readonly<Record<string, unknown>>, out: Command): ResultCode {
   const market = parsePair(ex, body.currency_pair);
   if (market < 0) return market as ResultCode;
+  const account = checkAccount(body.account);
+  if (account !== ResultCode.Ok) return account;
   if (!has(body, 'price') && !has(body, 'amount')) return ResultCode.MissingParam;
   const m = ex.markets[market]!;
   const price = has(body, 'price') ? parsePrice(m, body.price) : 0;

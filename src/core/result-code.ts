@@ -1,7 +1,8 @@
 /**
  * Business outcomes of core commands, as integers (never exceptions).
  *
- * Ranges: 0 ok · -1xxx request validation · -2xxx ledger · -3xxx matching · -9xxx engine.
+ * Ranges: 0 ok · -1xxx request validation · -2xxx ledger · -3xxx matching · -4xxx HTTP front (transport,
+ * authentication, limits, batch rules; never produced by the core) · -9xxx engine.
  * The API maps every code to a Gate label and HTTP status in one catalogue (src/api/error-catalogue.ts);
  * a test keeps that catalogue complete.
  */
@@ -54,6 +55,45 @@ export const ResultCode = {
   AmendBelowFilled: -3003,
   /** Amend of a post-only order to a price that would take. */
   PocWouldTake: -3004,
+
+  /** A required header (KEY, Timestamp, SIGN) is absent. */
+  MissingHeader: -4001,
+  /** No API key with that id. */
+  InvalidKey: -4002,
+  /** SIGN does not match the request. */
+  InvalidSignature: -4003,
+  /** Timestamp outside the accepted window (or an x-gate-exptime already past). */
+  RequestExpired: -4004,
+  /** A write through a read-only key. */
+  ReadOnly: -4005,
+  /** The key lacks the permission group of the route (or the control-plane token is wrong). */
+  Forbidden: -4006,
+  /** The key's IP whitelist excludes the caller. */
+  IpForbidden: -4007,
+  /** The key's main account is frozen. */
+  AccountLocked: -4008,
+  /** The key's sub-account is frozen. */
+  SubAccountLocked: -4009,
+  /** No such path. */
+  NotFound: -4010,
+  /** The path exists, not with this method. */
+  MethodNotAllowed: -4011,
+  /** The body is not the JSON the route takes. */
+  InvalidBody: -4012,
+  /** A body with a Content-Type other than application/json. */
+  InvalidContentType: -4013,
+  /** A body above the server's size limit. */
+  BodyTooLarge: -4014,
+  /** Above the route's request rate. */
+  TooManyRequests: -4015,
+  /** An account other than spot (margin, cross_margin, unified): not served yet. */
+  AccountNotSupported: -4016,
+  /** A batch naming more currency pairs than allowed. */
+  TooManyPairs: -4017,
+  /** A batch with more orders (per pair, or in all) than allowed. */
+  TooManyOrders: -4018,
+  /** A batch mixing accounts. */
+  MixedAccountType: -4019,
 
   /** Out of capacity (order pool at its configured maximum); retry later. */
   BookFull: -9001,

@@ -1,0 +1,27 @@
+/**
+ * What route modules share: the engine gateway, the key store, the clocks and the simulator's extras.
+ * Built once by `createServer`; routes hold no other state except what they own (countdown timers).
+ */
+import type { SimClock } from '../core/clock.js';
+import { Command } from '../core/command.js';
+import type { StpGroupDefinition } from '../core/exchange/exchange-definition.js';
+import type { ExchangeGateway } from '../engine/gateway.js';
+import type { KeyStore } from './auth/key-store.js';
+
+export interface ApiDeps {
+  readonly gateway: ExchangeGateway;
+  readonly keys: KeyStore;
+  /** The simulated clock when one drives the engine (POST /sim/clock); undefined under the wall clock. */
+  readonly simClock: SimClock | undefined;
+  readonly stpGroups: readonly StpGroupDefinition[];
+  /** Control-plane token; '' for none (then loopback callers only). */
+  readonly adminToken: string;
+  /** A command object the routes fill and submit (the gateway copies it, so one suffices). */
+  readonly cmd: Command;
+  /** Disposers run by `close()` (timers of routes). */
+  readonly onClose: (() => void)[];
+}
+
+export function makeDeps(init: Omit<ApiDeps, 'cmd' | 'onClose'>): ApiDeps {
+  return { ...init, cmd: new Command(), onClose: [] };
+}

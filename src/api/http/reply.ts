@@ -1,0 +1,66 @@
+/**
+ * The one way a response leaves: status, Gate's timing and trace headers, JSON body, written inside
+ * `res.cork` (handlers may answer from a callback, where uWS does not cork for us), at most once, and never
+ * after the client aborted (uWS invalidates the response object then).
+ */
+import { randomBytes } from 'node:crypto';
+import type { HttpResponse } from 'uWebSockets.js';
+import { gateError } from '../error-catalogue.js';
+import { wallMicros } from './wall-time.js';
+
+const STATUS_TEXT: Readonly<Record<number, string>> = {
+  200: '200 OK', 201: '201 Created', 400: '400 Bad Request', 401: '401 Unauthorized', 403: '403 Forbidden',
+  404: '404 Not Found', 405: '405 Method Not Allowed', 413: '413 Payload Too Large', 415: '415 Unsupported Media Type',
+  429: '429 Too Many Requests', 500: '500 Internal Server Error', 503: '503 Service Unavailable',
+};
+
+/** Trace ids: a random per-process prefix and a counter (unique, cheap). */
+const TRACE_PREFIX = randomBytes(6).toString('hex');
+let traceCounter = 0;
+
+export class Reply {
+  #aborted = false;
+  #sent = false;
+  readonly #res: HttpResponse;
+  readonly #inUs: number;
+  readonly #clientRequestId: string;
+
+  constructor(res: HttpResponse, inUs: number, clientRequestId: string) {
+    this.#res = res;
+    this.#inUs = inUs;
+    this.#clientRequestId = clientRequestId;
+    res.onAborted(() => { this.#aborted = true; });
+  }
+
+  /** True once a response was written or the client went away. */
+  get finished(): boolean {
+    return this.#sent || this.#aborted;
+  }
+
+  /** Sends `body` as JSON with `status` and extra headers. A second call is ignored. */
+  json(status: number, body: unknown, headers?: Readonly<Record<string, string>>): void {
+    this.#send(status, JSON.stringify(body), headers);
+  }
+
+  /** Sends the catalogue's error for `code` ({label, message}); `message` overrides the catalogue's text. */
+  error(code: number, message?: string): void {
+    const e = gateError(code);
+    this.json(e.status, { label: e.label, message: message ?? e.message });
+  }
+
+  #send(status: number, text: string, headers?: Readonly<Record<string, string>>): void {
+    if (this.finished) return;
+    this.#sent = true;
+    const res = this.#res;
+    res.cork(() => {
+      res.writeStatus(STATUS_TEXT[status] ?? String(status));
+      res.writeHeader('Content-Type', 'application/json');
+      res.writeHeader('X-In-Time', String(this.#inUs));
+      res.writeHeader('X-Out-Time', String(wallMicros()));
+      res.writeHeader('X-Svc-Trace-ID', `${TRACE_PREFIX}${(++traceCounter).toString(16).padStart(8, '0')}`);
+      if (this.#clientRequestId !== '') res.writeHeader('X-Client-Request-Id', this.#clientRequestId);
+      if (headers !== undefined) for (const [k, v] of Object.entries(headers)) res.writeHeader(k, v);
+      res.end(text);
+    });
+  }
+}

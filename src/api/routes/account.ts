@@ -1,0 +1,42 @@
+/**
+ * Account routes (permission group `account`): GET /account/detail (ccxt reads `key.mode` to choose
+ * classic or unified), GET /account/stp_groups and GET /account/stp_groups/{stp_id}/users (the groups the
+ * caller's account, or its main account, belongs to; read-only here: groups come from the config).
+ */
+import { ResultCode } from '../../core/result-code.js';
+import type { ApiDeps } from '../deps.js';
+import { queryParam } from '../http/api-request.js';
+import type { Router } from '../router.js';
+
+const ACCOUNT = { kind: 'private', group: 'account' } as const;
+
+export function registerAccountRoutes(router: Router, deps: ApiDeps): void {
+  const visible = (uid: number): typeof deps.stpGroups => {
+    const main = deps.keys.account(uid)?.mainUid ?? 0;
+    return deps.stpGroups.filter((g) => g.users.includes(uid) || (main !== 0 && g.users.includes(main)));
+  };
+
+  router.add({ method: 'GET', pattern: '/api/v4/account/detail', access: ACCOUNT, limit: 'private',
+    handler: (req, reply) => {
+      const key = req.key!;
+      reply.json(200, {
+        user_id: req.uid, ip_whitelist: key.ipWhitelist, currency_pairs: [], tier: 0,
+        key: { mode: key.mode }, copy_trading_role: 0,
+      });
+    } });
+
+  router.add({ method: 'GET', pattern: '/api/v4/account/stp_groups', access: ACCOUNT, limit: 'private',
+    handler: (req, reply) => {
+      const name = queryParam(req, 'name');
+      reply.json(200, visible(req.uid).filter((g) => name === undefined || g.name === name)
+        .map((g) => ({ id: g.id, name: g.name ?? '', creator_id: g.users[0] ?? 0, create_time: 0 })));
+    } });
+
+  router.add({ method: 'GET', pattern: '/api/v4/account/stp_groups/{stp_id}/users', access: ACCOUNT, limit: 'private',
+    handler: (req, reply) => {
+      const id = Number(req.params[0]);
+      const g = visible(req.uid).find((x) => x.id === id);
+      if (g === undefined) return reply.error(ResultCode.NotFound, 'STP group not found');
+      reply.json(200, g.users.map((uid) => ({ user_id: uid, stp_id: g.id, create_time: 0 })));
+    } });
+}

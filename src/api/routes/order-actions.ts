@@ -1,0 +1,75 @@
+/**
+ * The order operations behind the single and batch routes: parse at the edge into the shared command,
+ * submit through the gateway, render the Gate Order from the read model when the engine answers.
+ * Each calls `done` exactly once: (Ok, order) or (rejection, undefined). Callers may run several in a row;
+ * with the inline gateway `done` runs before the call returns, with a threaded one later.
+ */
+import { CommandType } from '../../core/command.js';
+import { EventKind } from '../../core/matching/book-events.js';
+import { Side } from '../../core/matching/order-types.js';
+import { ResultCode } from '../../core/result-code.js';
+import { type GateOrder, renderOrder } from '../../engine/gate-shapes.js';
+import type { ApiDeps } from '../deps.js';
+import { parseAmendOrder, parseCreateOrder } from '../spot-order-request.js';
+
+export type OrderDone = (code: ResultCode, order: GateOrder | undefined) => void;
+type Body = Readonly<Record<string, unknown>>;
+
+export function placeOrder(deps: ApiDeps, uid: number, body: Body, done: OrderDone): void {
+  const { gateway, cmd } = deps;
+  const parsed = parseCreateOrder(gateway.exchange, uid, body, cmd);
+  if (parsed !== ResultCode.Ok) return done(parsed, undefined);
+  gateway.submit(cmd, (code, c) => {
+    done(code, code === ResultCode.Ok ? renderOrder(gateway.exchange, gateway.exchange.orders.find(c.orderId)) : undefined);
+  });
+}
+
+/** Amends record `r` (an order of `uid`); `body` holds currency_pair, amount and/or price. */
+export function amendOrder(deps: ApiDeps, uid: number, r: number, body: Body, done: OrderDone): void {
+  const { gateway, cmd } = deps;
+  const id = gateway.exchange.orders.id[r]!;
+  const parsed = parseAmendOrder(gateway.exchange, uid, id, body, cmd);
+  if (parsed !== ResultCode.Ok) return done(parsed, undefined);
+  gateway.submit(cmd, (code) => {
+    done(code, code === ResultCode.Ok ? renderOrder(gateway.exchange, gateway.exchange.orders.find(id)) : undefined);
+  });
+}
+
+/** Cancels record `r` (an order of `uid`). */
+export function cancelOrder(deps: ApiDeps, uid: number, r: number, done: OrderDone): void {
+  const { gateway, cmd } = deps;
+  const O = gateway.exchange.orders;
+  const id = O.id[r]!;
+  cmd.clear();
+  cmd.type = CommandType.CancelOrder;
+  cmd.uid = uid; cmd.market = O.market[r]!; cmd.orderId = id;
+  gateway.submit(cmd, (code) => {
+    done(code, code === ResultCode.Ok ? renderOrder(gateway.exchange, gateway.exchange.orders.find(id)) : undefined);
+  });
+}
+
+/**
+ * Cancels every open order of `uid` in `markets` (one side when `side` is Side.Buy/Sell, 0 both); `done`
+ * gets the cancelled orders in the engine's order, or the first rejection.
+ */
+export function cancelAll(deps: ApiDeps, uid: number, markets: readonly number[], side: number,
+  done: (code: ResultCode, orders: GateOrder[]) => void): void {
+  const { gateway, cmd } = deps;
+  const out: GateOrder[] = [];
+  let pending = markets.length;
+  let failed: ResultCode = ResultCode.Ok;
+  if (pending === 0) return done(ResultCode.Ok, out);
+  for (const m of markets) {
+    cmd.clear();
+    cmd.type = CommandType.CancelAll;
+    cmd.uid = uid; cmd.market = m; cmd.side = side === Side.Buy || side === Side.Sell ? side : 0;
+    gateway.submit(cmd, (code, _c, ev) => {
+      if (code !== ResultCode.Ok && failed === ResultCode.Ok) failed = code;
+      const ex = gateway.exchange;
+      for (let i = 0; i < ev.count; i++) {
+        if (ev.kind[i] === EventKind.Finished) out.push(renderOrder(ex, ex.orders.find(ev.orderId[i]!)));
+      }
+      if (--pending === 0) done(failed, out);
+    });
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * Order lookups and reply shapes the order routes share: an order by numeric id or by its `t-` text (open
+ * orders only, as Gate), `action_mode` shaping, and Gate's x-gate-exptime check.
+ */
+import type { Exchange } from '../../core/exchange/exchange.js';
+import { ResultCode } from '../../core/result-code.js';
+import type { GateOrder } from '../../engine/gate-shapes.js';
+import type { ApiRequest } from '../http/api-request.js';
+import { wallMicros } from '../http/wall-time.js';
+import { parseOrderId } from '../spot-order-request.js';
+
+export type ActionMode = 'ACK' | 'RESULT' | 'FULL';
+
+/** `action_mode` (default FULL), or undefined for an unknown value. */
+export function actionMode(v: unknown): ActionMode | undefined {
+  if (v === undefined || v === null || v === '') return 'FULL';
+  return v === 'ACK' || v === 'RESULT' || v === 'FULL' ? v : undefined;
+}
+
+const ACK_FIELDS = ['id', 'text', 'amend_text', 'create_time', 'update_time', 'create_time_ms', 'update_time_ms', 'currency_pair', 'status'] as const;
+const FEE_FIELDS = ['fee', 'fee_currency', 'point_fee', 'gt_fee', 'gt_maker_fee', 'gt_taker_fee', 'gt_discount', 'rebated_fee', 'rebated_fee_currency'] as const;
+
+/** The order as `mode` shows it: ACK the identity, times, pair and status; RESULT all but fees; FULL all. */
+export function shapeOrder(o: GateOrder, mode: ActionMode): Partial<GateOrder> {
+  if (mode === 'FULL') return o;
+  if (mode === 'ACK') {
+    const out: Record<string, unknown> = {};
+    for (const k of ACK_FIELDS) out[k] = o[k];
+    return out;
+  }
+  const out: Partial<GateOrder> = { ...o };
+  for (const k of FEE_FIELDS) delete out[k];
+  return out;
+}
+
+/**
+ * The record of `uid`'s order named by `idText` in `market`: a numeric id (open or in the finished window)
+ * or a `t-` text (open orders only). Returns the record or OrderNotFound.
+ */
+export function findOwnOrder(ex: Exchange, uid: number, market: number, idText: string): number {
+  const O = ex.orders;
+  if (idText.startsWith('t-')) {
+    for (const r of O.openOf(uid, market)) if (O.text[r] === idText) return r;
+    return ResultCode.OrderNotFound;
+  }
+  const id = parseOrderId(idText);
+  if (id < 0) return ResultCode.OrderNotFound;
+  const r = O.find(id);
+  return r < 0 || O.uid[r] !== uid || O.market[r] !== market ? ResultCode.OrderNotFound : r;
+}
+
+/** RequestExpired when the request carries an x-gate-exptime (ms) already past; Ok otherwise. */
+export function checkExptime(req: ApiRequest): ResultCode {
+  const v = req.headers.exptime;
+  if (v === '') return ResultCode.Ok;
+  if (!/^[0-9]{1,15}$/.test(v)) return ResultCode.InvalidParam;
+  return wallMicros() / 1000 > Number(v) ? ResultCode.RequestExpired : ResultCode.Ok;
+}

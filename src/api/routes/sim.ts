@@ -1,0 +1,123 @@
+/**
+ * The simulator's control plane (not part of Gate's API), under `/sim` (token or loopback, see sim-access):
+ *   POST /sim/users      {uid?, balances?: {spot: {CUR: "amt"}}, perms?}  → {uid, key, secret}
+ *   POST /sim/deposits   {uid, currency, amount, chain?}                  → credits spot; {id: "d…", …}
+ *   POST /sim/clock      {advance_ms} | {set_ms}                          → {now_ms} (simulated clock only)
+ *   GET  /sim/state_hash                                                  → {state_hash}
+ * Every request is validated completely before anything changes. Users added here are outside the command
+ * log (the journal's definition lists the configured users only); their deposits are ordinary Credit commands.
+ */
+import { randomBytes } from 'node:crypto';
+import { CommandType } from '../../core/command.js';
+import { AccountKind } from '../../core/ledger/account-kinds.js';
+import { ResultCode } from '../../core/result-code.js';
+import { isPermGroup, permsFrom, type PermsSpec } from '../auth/key-store.js';
+import type { ApiDeps } from '../deps.js';
+import { bodyObject } from '../http/api-request.js';
+import type { Router } from '../router.js';
+
+const SIM = { kind: 'sim' } as const;
+
+type Credit = { currency: number; units: number | bigint };
+
+export function registerSimRoutes(router: Router, deps: ApiDeps): void {
+  const { gateway } = deps;
+  let depositSeq = 0;
+
+  /** Parses {CUR: "amount"} into credits, or a rejection code. */
+  const parseCredits = (spot: unknown): Credit[] | ResultCode => {
+    if (typeof spot !== 'object' || spot === null || Array.isArray(spot)) return ResultCode.InvalidParam;
+    const out: Credit[] = [];
+    for (const [code, amount] of Object.entries(spot)) {
+      const currency = gateway.exchange.currencyIndex(code);
+      if (currency < 0) return ResultCode.CurrencyNotFound;
+      const units = typeof amount === 'string' ? gateway.exchange.ledger.parse(code, amount) : ResultCode.InvalidParam;
+      if (typeof units === 'number' && units < 0) return units as ResultCode;
+      out.push({ currency, units });
+    }
+    return out;
+  };
+
+  const credit = (uid: number, c: Credit, done: (code: ResultCode) => void): void => {
+    const cmd = deps.cmd.clear();
+    cmd.type = CommandType.Credit;
+    cmd.uid = uid; cmd.kind = AccountKind.Spot; cmd.currency = c.currency;
+    if (typeof c.units === 'bigint') cmd.text = c.units.toString();
+    else cmd.amount = c.units;
+    gateway.submit(cmd, (code) => done(code));
+  };
+
+  router.add({ method: 'POST', pattern: '/sim/users', access: SIM, limit: 'public',
+    handler: (req, reply) => {
+      const body = bodyObject(req) ?? {};
+      let uid = body.uid;
+      if (uid === undefined || uid === null) {
+        uid = 100_000;
+        while (deps.keys.account(uid as number) !== undefined || gateway.exchange.ledger.mainOf(uid as number) >= 0) (uid as number)++;
+      }
+      if (typeof uid !== 'number' || !Number.isInteger(uid) || uid <= 0 || uid >= 2 ** 31) {
+        return reply.error(ResultCode.InvalidParam, 'uid must be a positive 31-bit integer');
+      }
+      if (gateway.exchange.ledger.mainOf(uid) >= 0) return reply.error(ResultCode.UserExists);
+      const balances = body.balances ?? {};
+      if (typeof balances !== 'object' || balances === null || Array.isArray(balances)) return reply.error(ResultCode.InvalidParam, 'balances must be {spot: {CUR: "amount"}}');
+      for (const k of Object.keys(balances)) if (k !== 'spot') return reply.error(ResultCode.AccountNotSupported, `balances.${k}: only spot balances are served`);
+      const credits = parseCredits((balances as Record<string, unknown>).spot ?? {});
+      if (!Array.isArray(credits)) return reply.error(credits, 'balances.spot: unknown currency or bad amount');
+      const perms = body.perms ?? 'all';
+      if (perms !== 'all' && (!Array.isArray(perms) || !perms.every((p) => typeof p === 'object' && p !== null
+        && isPermGroup((p as Record<string, unknown>).name) && ['undefined', 'boolean'].includes(typeof (p as Record<string, unknown>).read_only)))) {
+        return reply.error(ResultCode.InvalidParam, 'perms must be "all" or [{name, read_only}] with Gate\'s group names');
+      }
+      const added = gateway.addUser(uid, 0);
+      if (added !== ResultCode.Ok) return reply.error(added);
+      const key = randomBytes(16).toString('hex');
+      const secret = randomBytes(32).toString('hex');
+      deps.keys.addAccount(uid, 0);
+      deps.keys.addKey({ key, secret, uid, mode: 1, perms: permsFrom(perms as PermsSpec), ipWhitelist: [] });
+      const newUid = uid;
+      let pending = credits.length;
+      if (pending === 0) return reply.json(200, { uid: newUid, key, secret });
+      for (const c of credits) credit(newUid, c, () => { if (--pending === 0) reply.json(200, { uid: newUid, key, secret }); });
+    } });
+
+  router.add({ method: 'POST', pattern: '/sim/deposits', access: SIM, limit: 'public',
+    handler: (req, reply) => {
+      const body = bodyObject(req) ?? {};
+      const { uid, currency, amount, chain } = body;
+      if (uid === undefined || currency === undefined || amount === undefined) return reply.error(ResultCode.MissingParam, 'uid, currency and amount are required');
+      if (typeof uid !== 'number' || gateway.exchange.ledger.mainOf(uid) < 0) return reply.error(ResultCode.UserNotFound);
+      if (chain !== undefined && typeof chain !== 'string') return reply.error(ResultCode.InvalidParam, 'chain must be a string');
+      if (typeof currency !== 'string') return reply.error(ResultCode.InvalidParam, 'currency must be a string');
+      const credits = parseCredits({ [currency]: amount });
+      if (!Array.isArray(credits)) return reply.error(credits);
+      credit(uid, credits[0]!, (code) => {
+        if (code !== ResultCode.Ok) return reply.error(code);
+        reply.json(200, { id: `d${++depositSeq}`, uid, currency, amount, chain: chain ?? currency, status: 'DONE' });
+      });
+    } });
+
+  router.add({ method: 'POST', pattern: '/sim/clock', access: SIM, limit: 'public',
+    handler: (req, reply) => {
+      const clock = deps.simClock;
+      if (clock === undefined) return reply.error(ResultCode.InvalidParam, 'the simulator runs on the wall clock; start it with "clock": {"type": "sim"}');
+      const body = bodyObject(req) ?? {};
+      const { advance_ms: advance, set_ms: set } = body;
+      const ms = (v: unknown): boolean => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+      if ((advance === undefined) === (set === undefined)) return reply.error(ResultCode.MissingParam, 'give exactly one of advance_ms and set_ms');
+      const now = clock.nowUs();
+      const target = advance !== undefined ? (ms(advance) ? now + (advance as number) * 1000 : -1) : (ms(set) ? (set as number) * 1000 : -1);
+      if (target < 0 || !Number.isSafeInteger(target)) return reply.error(ResultCode.InvalidParam, 'milliseconds must be a non-negative integer');
+      if (target < now) return reply.error(ResultCode.InvalidParam, 'the simulated clock never moves backwards');
+      clock.advanceTo(target);
+      reply.json(200, { now_ms: Math.floor(target / 1000) });
+    } });
+
+  router.add({ method: 'GET', pattern: '/sim/state_hash', access: SIM, limit: 'public',
+    handler: (_req, reply) => {
+      gateway.stateHash().then(
+        (h) => reply.json(200, { state_hash: h }),
+        () => reply.json(500, { label: 'SERVER_ERROR', message: 'state hash unavailable' }),
+      );
+    } });
+}

@@ -1,0 +1,205 @@
+/**
+ * Spot order routes (permission group `spot`):
+ *   POST   /spot/orders                 create (201)                          rate: spot-place
+ *   GET    /spot/orders                 open (pair required, limit ≤ 100) or finished (newest first)
+ *   GET    /spot/open_orders            open orders grouped by pair (limit per pair ≤ 100)
+ *   GET    /spot/orders/{id}            by id, or `t-` text while open
+ *   DELETE /spot/orders/{id}            cancel                                 rate: spot-cancel
+ *   PATCH  /spot/orders/{id}            amend; fields from body, else query    rate: spot-place
+ *   DELETE /spot/orders                 cancel all (pair, side optional)       rate: spot-cancel
+ *   POST   /spot/countdown_cancel_all   heartbeat: cancel all when not renewed within `timeout` s
+ * `action_mode` ACK / RESULT / FULL shapes create, amend and cancel replies (see order-view.ts).
+ */
+import { Side } from '../../core/matching/order-types.js';
+import { ResultCode } from '../../core/result-code.js';
+import { renderOrder } from '../../engine/gate-shapes.js';
+import type { ApiDeps } from '../deps.js';
+import { type ApiRequest, bodyObject, bodyOrQuery, queryParam } from '../http/api-request.js';
+import { wallMicros } from '../http/wall-time.js';
+import type { Router } from '../router.js';
+import { checkAccount } from '../spot-order-request.js';
+import { intParam, optionalPair, queryAccount, queryPair, timeParamUs } from './common.js';
+import { amendOrder, cancelAll, cancelOrder, placeOrder } from './order-actions.js';
+import { actionMode, checkExptime, findOwnOrder, shapeOrder } from './order-view.js';
+
+const SPOT = { kind: 'private', group: 'spot' } as const;
+const SIDES: Readonly<Record<string, number>> = { buy: Side.Buy, sell: Side.Sell };
+
+/** Side filter of a query: 0 for none, Side.Buy/Sell, or InvalidParam. */
+function sideParam(req: ApiRequest): number {
+  const v = queryParam(req, 'side');
+  if (v === undefined || v === '') return 0;
+  return SIDES[v] ?? ResultCode.InvalidParam;
+}
+
+export function registerSpotOrderRoutes(router: Router, deps: ApiDeps): void {
+  const ex = () => deps.gateway.exchange;
+
+  router.add({ method: 'POST', pattern: '/api/v4/spot/orders', access: SPOT, limit: 'spot-place',
+    handler: (req, reply) => {
+      const body = bodyObject(req);
+      if (body === undefined) return reply.error(ResultCode.InvalidBody, 'Order body required');
+      const mode = actionMode(body.action_mode);
+      if (mode === undefined) return reply.error(ResultCode.InvalidParam, 'action_mode must be ACK, RESULT or FULL');
+      const exp = checkExptime(req);
+      if (exp !== ResultCode.Ok) return reply.error(exp);
+      placeOrder(deps, req.uid, body, (code, order) => {
+        if (code !== ResultCode.Ok) return reply.error(code);
+        reply.json(201, shapeOrder(order!, mode));
+      });
+    } });
+
+  router.add({ method: 'GET', pattern: '/api/v4/spot/orders', access: SPOT, limit: 'spot',
+    handler: (req, reply) => {
+      const acct = queryAccount(req);
+      if (acct !== ResultCode.Ok) return reply.error(acct);
+      const status = queryParam(req, 'status');
+      if (status === undefined || status === '') return reply.error(ResultCode.MissingParam, 'status is required');
+      if (status !== 'open' && status !== 'finished') return reply.error(ResultCode.InvalidParam, 'status must be open or finished');
+      const open = status === 'open';
+      const m = open ? queryPair(ex(), req) : optionalPair(ex(), req);
+      if (open ? m < 0 : m < -1) return reply.error(m);
+      const limit = intParam(req, 'limit', 100, 1, open ? 100 : 1000);
+      const page = intParam(req, 'page', 1, 1, 100_000);
+      const from = timeParamUs(req, 'from', 0);
+      const to = timeParamUs(req, 'to', Number.MAX_SAFE_INTEGER);
+      const side = sideParam(req);
+      for (const v of [limit, page, from, to, side]) if (v < 0) return reply.error(v);
+      const O = ex().orders;
+      let records = open ? O.openOf(req.uid, m) : O.finishedOf(req.uid, m);
+      if (!open) {
+        records = records.filter((r) => (side === 0 || O.side[r] === side) && O.createTime[r]! >= from && O.createTime[r]! <= to);
+      }
+      const start = (page - 1) * limit;
+      reply.json(200, records.slice(start, start + limit).map((r) => renderOrder(ex(), r)));
+    } });
+
+  router.add({ method: 'GET', pattern: '/api/v4/spot/open_orders', access: SPOT, limit: 'spot',
+    handler: (req, reply) => {
+      const acct = queryAccount(req);
+      if (acct !== ResultCode.Ok) return reply.error(acct);
+      const limit = intParam(req, 'limit', 100, 1, 100);
+      const page = intParam(req, 'page', 1, 1, 100_000);
+      for (const v of [limit, page]) if (v < 0) return reply.error(v);
+      const O = ex().orders;
+      const out: { currency_pair: string; total: number; orders: unknown[] }[] = [];
+      ex().markets.forEach((market, m) => {
+        const records = O.openOf(req.uid, m);
+        if (records.length === 0) return;
+        const start = (page - 1) * limit;
+        out.push({ currency_pair: market.id, total: records.length,
+          orders: records.slice(start, start + limit).map((r) => renderOrder(ex(), r)) });
+      });
+      reply.json(200, out);
+    } });
+
+  router.add({ method: 'GET', pattern: '/api/v4/spot/orders/{order_id}', access: SPOT, limit: 'spot',
+    handler: (req, reply) => {
+      const acct = queryAccount(req);
+      if (acct !== ResultCode.Ok) return reply.error(acct);
+      const m = queryPair(ex(), req);
+      if (m < 0) return reply.error(m);
+      const r = findOwnOrder(ex(), req.uid, m, req.params[0]!);
+      if (r < 0) return reply.error(r);
+      reply.json(200, renderOrder(ex(), r));
+    } });
+
+  router.add({ method: 'DELETE', pattern: '/api/v4/spot/orders/{order_id}', access: SPOT, limit: 'spot-cancel',
+    handler: (req, reply) => {
+      const acct = queryAccount(req);
+      if (acct !== ResultCode.Ok) return reply.error(acct);
+      const mode = actionMode(queryParam(req, 'action_mode'));
+      if (mode === undefined) return reply.error(ResultCode.InvalidParam, 'action_mode must be ACK, RESULT or FULL');
+      const exp = checkExptime(req);
+      if (exp !== ResultCode.Ok) return reply.error(exp);
+      const m = queryPair(ex(), req);
+      if (m < 0) return reply.error(m);
+      const r = findOwnOrder(ex(), req.uid, m, req.params[0]!);
+      if (r < 0) return reply.error(r);
+      cancelOrder(deps, req.uid, r, (code, order) => {
+        if (code !== ResultCode.Ok) return reply.error(code);
+        reply.json(200, shapeOrder(order!, mode));
+      });
+    } });
+
+  router.add({ method: 'PATCH', pattern: '/api/v4/spot/orders/{order_id}', access: SPOT, limit: 'spot-place',
+    handler: (req, reply) => {
+      const fields: Record<string, unknown> = {};
+      for (const k of ['currency_pair', 'account', 'amount', 'price', 'amend_text', 'action_mode']) fields[k] = bodyOrQuery(req, k);
+      const acct = checkAccount(fields.account);
+      if (acct !== ResultCode.Ok) return reply.error(acct);
+      const mode = actionMode(fields.action_mode);
+      if (mode === undefined) return reply.error(ResultCode.InvalidParam, 'action_mode must be ACK, RESULT or FULL');
+      const amendText = fields.amend_text;
+      if (amendText !== undefined && (typeof amendText !== 'string' || amendText.length > 31)) {
+        return reply.error(ResultCode.InvalidParam, 'amend_text must be a string of at most 31 characters');
+      }
+      const exp = checkExptime(req);
+      if (exp !== ResultCode.Ok) return reply.error(exp);
+      const m = typeof fields.currency_pair === 'string' ? ex().marketIndex(fields.currency_pair) : ResultCode.MissingParam;
+      if (fields.currency_pair === undefined || fields.currency_pair === '') return reply.error(ResultCode.MissingParam, 'currency_pair is required');
+      if (m < 0) return reply.error(m === -1 ? ResultCode.InvalidMarket : m);
+      const r = findOwnOrder(ex(), req.uid, m, req.params[0]!);
+      if (r < 0) return reply.error(r);
+      amendOrder(deps, req.uid, r, fields, (code, order) => {
+        if (code !== ResultCode.Ok) return reply.error(code);
+        if (typeof amendText === 'string' && amendText !== '') order!.amend_text = amendText;
+        reply.json(200, shapeOrder(order!, mode));
+      });
+    } });
+
+  router.add({ method: 'DELETE', pattern: '/api/v4/spot/orders', access: SPOT, limit: 'spot-cancel',
+    handler: (req, reply) => {
+      const acct = queryAccount(req);
+      if (acct !== ResultCode.Ok) return reply.error(acct);
+      const mode = actionMode(queryParam(req, 'action_mode'));
+      if (mode === undefined) return reply.error(ResultCode.InvalidParam, 'action_mode must be ACK, RESULT or FULL');
+      const m = optionalPair(ex(), req);
+      const side = sideParam(req);
+      for (const v of [m < -1 ? m : 0, side]) if (v < 0) return reply.error(v);
+      const markets = m >= 0 ? [m] : ex().markets.map((_, i) => i);
+      cancelAll(deps, req.uid, markets, side, (code, orders) => {
+        if (code !== ResultCode.Ok) return reply.error(code);
+        reply.json(200, orders.map((o) => ({ ...shapeOrder(o, mode), succeeded: true, label: '', message: '' })));
+      });
+    } });
+
+  registerCountdown(router, deps);
+}
+
+/** POST /spot/countdown_cancel_all: one wall-clock timer per (user, pair or all); `timeout` 0 stops it. */
+function registerCountdown(router: Router, deps: ApiDeps): void {
+  const timers = new Map<string, NodeJS.Timeout>();
+  deps.onClose.push(() => { for (const t of timers.values()) clearTimeout(t); timers.clear(); });
+  router.add({ method: 'POST', pattern: '/api/v4/spot/countdown_cancel_all', access: SPOT, limit: 'spot',
+    handler: (req, reply) => {
+      const body = bodyObject(req);
+      const timeout = body?.timeout;
+      if (timeout === undefined || timeout === null) return reply.error(ResultCode.MissingParam, 'timeout is required');
+      if (typeof timeout !== 'number' || !Number.isInteger(timeout) || (timeout !== 0 && timeout < 5) || timeout > 86_400) {
+        return reply.error(ResultCode.InvalidParam, 'timeout must be 0 or an integer number of seconds in 5..86400');
+      }
+      const pairText = body?.currency_pair;
+      let markets: number[];
+      if (pairText === undefined || pairText === null || pairText === '') {
+        markets = deps.gateway.exchange.markets.map((_, i) => i);
+      } else {
+        const m = typeof pairText === 'string' ? deps.gateway.exchange.marketIndex(pairText) : -1;
+        if (m < 0) return reply.error(ResultCode.InvalidMarket);
+        markets = [m];
+      }
+      const uid = req.uid;
+      const id = `${uid}|${typeof pairText === 'string' ? pairText : ''}`;
+      const old = timers.get(id);
+      if (old !== undefined) clearTimeout(old);
+      timers.delete(id);
+      if (timeout === 0) return reply.json(200, { triggerTime: 0 });
+      const t = setTimeout(() => {
+        timers.delete(id);
+        cancelAll(deps, uid, markets, 0, () => undefined);
+      }, timeout * 1000);
+      t.unref();
+      timers.set(id, t);
+      reply.json(200, { triggerTime: Math.floor(wallMicros() / 1000) + timeout * 1000 });
+    } });
+}

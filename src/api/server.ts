@@ -1,0 +1,224 @@
+/**
+ * The HTTP front: one uWebSockets.js app, Gate's REST API v4 under `/api/v4` and the control plane under
+ * `/sim`, bound to one address. `server.ts` only composes: the route groups live in `routes/`.
+ *
+ * Per request (uWS lifetime rules): everything needed is copied from `req` at the top of the handler, an
+ * `onAborted` is attached (Reply), the body is read, and then, in order: route match (NOT_FOUND /
+ * METHOD_NOT_ALLOWED) → body checks (size, Content-Type, JSON) → authentication (private: Gate's
+ * signature; control plane: token or loopback) → rate limit → handler. A rejected request never reaches the
+ * engine. A handler that throws is a bug: it answers 500 SERVER_ERROR and the error is logged.
+ */
+import { App, type HttpRequest, type HttpResponse, type TemplatedApp, type us_listen_socket,
+  us_listen_socket_close, us_socket_local_port } from 'uWebSockets.js';
+import type { SimClock } from '../core/clock.js';
+import type { StpGroupDefinition } from '../core/exchange/exchange-definition.js';
+import { ResultCode } from '../core/result-code.js';
+import type { ExchangeGateway } from '../engine/gateway.js';
+import { authenticate } from './auth/authenticate.js';
+import type { KeyStore } from './auth/key-store.js';
+import { type ApiDeps, makeDeps } from './deps.js';
+import type { ApiRequest, RequestHeaders } from './http/api-request.js';
+import { Reply } from './http/reply.js';
+import { wallMicros } from './http/wall-time.js';
+import { RateLimiter, type RateLimitOptions } from './rate-limit.js';
+import { type Route, Router } from './router.js';
+import { registerAccountRoutes } from './routes/account.js';
+import { registerSimRoutes } from './routes/sim.js';
+import { registerSpotAccountRoutes } from './routes/spot-account.js';
+import { registerSpotBatchRoutes } from './routes/spot-batch.js';
+import { registerSpotOrderRoutes } from './routes/spot-orders.js';
+import { registerSpotPublicRoutes } from './routes/spot-public.js';
+import { registerWalletRoutes } from './routes/wallet.js';
+import { checkControlAccess } from './routes/sim-access.js';
+import { placeLimitKeys } from './routes/limit-keys.js';
+
+export interface ServerOptions {
+  readonly gateway: ExchangeGateway;
+  readonly keys: KeyStore;
+  /** Default 127.0.0.1. */
+  readonly host?: string | undefined;
+  /** Default 8080; 0 picks a free port. */
+  readonly port?: number | undefined;
+  /** Signature time window in seconds; default 60. */
+  readonly authWindowS?: number | undefined;
+  /** Default: enabled at Gate's rates. */
+  readonly rateLimits?: RateLimitOptions | undefined;
+  /** Largest request body in bytes; default 1 MiB. */
+  readonly bodyLimit?: number | undefined;
+  /** Take the caller's address from X-Forwarded-For (behind a trusted proxy only). */
+  readonly trustProxy?: boolean | undefined;
+  /** Control-plane token ('' or absent: loopback callers only). */
+  readonly adminToken?: string | undefined;
+  readonly simClock?: SimClock | undefined;
+  readonly stpGroups?: readonly StpGroupDefinition[] | undefined;
+  /** Extra route groups (e.g. market data) registered after the built-in ones. */
+  readonly extraRoutes?: readonly ((router: Router, deps: ApiDeps) => void)[] | undefined;
+}
+
+export interface Server {
+  /** Starts listening; resolves with the bound port. */
+  listen(): Promise<number>;
+  /** Stops listening, closes open connections and stops route timers. */
+  close(): Promise<void>;
+  /** The bound port (0 before listen). */
+  readonly port: number;
+  readonly host: string;
+  readonly router: Router;
+  readonly deps: ApiDeps;
+}
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+
+function readHeaders(req: HttpRequest): RequestHeaders {
+  return {
+    key: req.getHeader('key'),
+    timestamp: req.getHeader('timestamp'),
+    sign: req.getHeader('sign'),
+    contentType: req.getHeader('content-type'),
+    contentLength: req.getHeader('content-length'),
+    transferEncoding: req.getHeader('transfer-encoding'),
+    clientRequestId: req.getHeader('x-client-request-id'),
+    forwardedFor: req.getHeader('x-forwarded-for'),
+    exptime: req.getHeader('x-gate-exptime'),
+    simToken: req.getHeader('x-sim-token'),
+  };
+}
+
+const normalizeIp = (ip: string): string => (ip.startsWith('::ffff:') ? ip.slice(7) : ip);
+
+/** Counts the request under its route's rate class (see rate-limit.ts); false when over the limit. */
+function withinRate(limiter: RateLimiter, route: Route, req: ApiRequest, who: string, nowMs: number): boolean {
+  if (route.limit === 'spot-place') return placeLimitKeys(req, who).every((k) => limiter.take('spot-place', k, nowMs));
+  if (route.limit === 'spot-cancel') return limiter.take('spot-cancel', who, nowMs);
+  return limiter.take(route.limit, `${who}|${route.method} ${route.pattern}`, nowMs);
+}
+
+export function createServer(options: ServerOptions): Server {
+  const host = options.host ?? '127.0.0.1';
+  const bodyLimit = options.bodyLimit ?? 1 << 20;
+  const windowS = options.authWindowS ?? 60;
+  const trustProxy = options.trustProxy ?? false;
+  const limiter = new RateLimiter(options.rateLimits ?? { enabled: true });
+  const deps = makeDeps({
+    gateway: options.gateway, keys: options.keys, simClock: options.simClock,
+    stpGroups: options.stpGroups ?? [], adminToken: options.adminToken ?? '',
+  });
+  const router = new Router();
+  registerSpotPublicRoutes(router, deps);
+  registerAccountRoutes(router, deps);
+  registerWalletRoutes(router, deps);
+  registerSpotAccountRoutes(router, deps);
+  registerSpotOrderRoutes(router, deps);
+  registerSpotBatchRoutes(router, deps);
+  registerSimRoutes(router, deps);
+  for (const extra of options.extraRoutes ?? []) extra(router, deps);
+
+  const dispatch = (route: Route, req: ApiRequest, reply: Reply): void => {
+    if (req.body === '' && route.arrayBody === true) return reply.error(ResultCode.InvalidBody, 'Request body must be a JSON array');
+    if (req.body !== '') {
+      const ct = req.headers.contentType.toLowerCase();
+      if (!ct.startsWith('application/json')) return reply.error(ResultCode.InvalidContentType);
+      try {
+        req.json = JSON.parse(req.body);
+      } catch {
+        return reply.error(ResultCode.InvalidBody, 'Request body is not valid JSON');
+      }
+      const isArray = Array.isArray(req.json);
+      const isObject = typeof req.json === 'object' && req.json !== null && !isArray;
+      if (route.arrayBody === true ? !isArray : !isObject) {
+        return reply.error(ResultCode.InvalidBody, route.arrayBody === true ? 'Request body must be a JSON array' : 'Request body must be a JSON object');
+      }
+    }
+    const access = route.access;
+    if (access.kind === 'private') {
+      const code = authenticate(req, deps.keys, access.group, wallMicros(), { windowS });
+      if (code !== ResultCode.Ok) return reply.error(code);
+    } else if (access.kind === 'sim') {
+      const code = checkControlAccess(req, deps.adminToken);
+      if (code !== ResultCode.Ok) return reply.error(code);
+    }
+    const nowMs = Math.floor(req.inUs / 1000);
+    const who = access.kind === 'private' ? String(req.uid) : req.ip;
+    if (limiter.enabled && !withinRate(limiter, route, req, who, nowMs)) return reply.error(ResultCode.TooManyRequests);
+    try {
+      route.handler(req, reply);
+    } catch (e) {
+      console.error(`ringmatch: ${req.method} ${req.path} failed:`, e);
+      reply.json(500, { label: 'SERVER_ERROR', message: 'Internal server error' });
+    }
+  };
+
+  const onRequest = (res: HttpResponse, hreq: HttpRequest): void => {
+    const inUs = wallMicros();
+    const method = hreq.getMethod().toUpperCase();
+    const path = hreq.getUrl();
+    const rawQuery = hreq.getQuery() ?? '';
+    const headers = readHeaders(hreq);
+    const socketIp = normalizeIp(Buffer.from(res.getRemoteAddressAsText()).toString());
+    const ip = trustProxy && headers.forwardedFor !== '' ? headers.forwardedFor.split(',')[0]!.trim() : socketIp;
+    const reply = new Reply(res, inUs, headers.clientRequestId);
+    const req: ApiRequest = {
+      method, path, rawQuery, query: new URLSearchParams(rawQuery), params: [], headers, ip, inUs,
+      body: '', json: undefined, key: undefined, uid: 0,
+    };
+    const m = router.match(method, path);
+    const declared = headers.contentLength === '' ? 0 : Number(headers.contentLength);
+    const hasBody = headers.transferEncoding !== '' || declared > 0 || (BODY_METHODS.has(method) && headers.contentLength === '');
+    if (!Number.isFinite(declared) || declared > bodyLimit) {
+      reply.error(ResultCode.BodyTooLarge);
+      return;
+    }
+    const proceed = (): void => {
+      if (m === 'not-found') return reply.error(ResultCode.NotFound);
+      if (m === 'method-not-allowed') return reply.error(ResultCode.MethodNotAllowed);
+      req.params = m.params;
+      dispatch(m.route, req, reply);
+    };
+    if (!hasBody) return proceed();
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let refused = false;
+    res.onData((chunk, isLast) => {
+      if (refused || reply.finished) return;
+      size += chunk.byteLength;
+      if (size > bodyLimit) {
+        refused = true;
+        reply.error(ResultCode.BodyTooLarge);
+        return;
+      }
+      chunks.push(Buffer.from(chunk.slice(0)));
+      if (!isLast) return;
+      req.body = Buffer.concat(chunks).toString('utf8');
+      proceed();
+    });
+  };
+
+  const app: TemplatedApp = App();
+  app.any('/*', onRequest);
+  let listenSocket: us_listen_socket | undefined;
+  let port = 0;
+
+  return {
+    router,
+    deps,
+    host,
+    get port() { return port; },
+    listen(): Promise<number> {
+      return new Promise((resolve, reject) => {
+        app.listen(host, options.port ?? 8080, (socket) => {
+          if (socket === false) return reject(new Error(`cannot listen on ${host}:${options.port ?? 8080}`));
+          listenSocket = socket;
+          port = us_socket_local_port(socket);
+          resolve(port);
+        });
+      });
+    },
+    close(): Promise<void> {
+      for (const dispose of deps.onClose.splice(0)) dispose();
+      if (listenSocket !== undefined) us_listen_socket_close(listenSocket);
+      listenSocket = undefined;
+      app.close();
+      return Promise.resolve();
+    },
+  };
+}

@@ -1,0 +1,76 @@
+/**
+ * Command line: `node --import tsx src/cli.ts start [--config FILE.json] [--host H] [--port P]`
+ * (`npm start` runs it). HOST, PORT and SIM_ADMIN_TOKEN in the environment apply when the flags are absent.
+ * Prints the address, markets and API keys; SIGINT/SIGTERM close the server and exit.
+ */
+import { ConfigError } from './core/invariant.js';
+import { startSimulator } from './main.js';
+import { loadConfigFile, type SimulatorConfig } from './sim/config-file.js';
+import { DEMO_CONFIG } from './sim/demo.js';
+
+interface Args { command: string; config?: string; host?: string; port?: number }
+
+function parseArgs(argv: readonly string[]): Args {
+  const args: Args = { command: argv[0] ?? 'start' };
+  for (let i = 1; i < argv.length; i++) {
+    const flag = argv[i]!;
+    const value = argv[i + 1];
+    if (flag === '--config' || flag === '--host' || flag === '--port') {
+      if (value === undefined) throw new ConfigError(`${flag} needs a value`);
+      i++;
+      if (flag === '--config') args.config = value;
+      else if (flag === '--host') args.host = value;
+      else args.port = parsePort(value, '--port');
+    } else {
+      throw new ConfigError(`unknown argument ${flag} (usage: start [--config FILE.json] [--host HOST] [--port PORT])`);
+    }
+  }
+  return args;
+}
+
+function parsePort(v: string, what: string): number {
+  const n = Number(v);
+  if (!/^[0-9]{1,5}$/.test(v) || n > 65535) throw new ConfigError(`${what}: "${v}" is not a port number`);
+  return n;
+}
+
+function banner(config: SimulatorConfig, host: string, port: number): string {
+  const lines = [`ringmatch simulator: http://${host}:${port}/api/v4  (control plane: http://${host}:${port}/sim)`];
+  lines.push(`markets: ${config.currency_pairs.map((p) => p.id).join(', ')}`);
+  lines.push(`clock: ${config.clock?.type === 'sim' ? 'simulated (POST /sim/clock)' : 'wall'}; rate limits: ${config.rate_limits === false ? 'off' : 'on'}`);
+  lines.push('API keys (uid  key  secret  perms):');
+  for (const u of config.users ?? []) {
+    for (const k of u.keys ?? []) {
+      const perms = k.perms === undefined || k.perms === 'all' ? 'all' : k.perms.map((p) => `${p.name}${p.read_only === true ? ':ro' : ''}`).join(',');
+      lines.push(`  ${u.uid}  ${k.key}  ${k.secret}  ${perms}`);
+    }
+  }
+  return lines.join('\n');
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  if (args.command !== 'start') throw new ConfigError(`unknown command "${args.command}" (commands: start)`);
+  const config = args.config === undefined ? DEMO_CONFIG : loadConfigFile(args.config);
+  const envPort = process.env.PORT;
+  const sim = await startSimulator(config, {
+    host: args.host ?? process.env.HOST ?? config.host ?? '127.0.0.1',
+    port: args.port ?? (envPort !== undefined && envPort !== '' ? parsePort(envPort, 'PORT') : config.port ?? 8080),
+    adminToken: process.env.SIM_ADMIN_TOKEN || undefined,
+  });
+  console.log(banner(config, sim.server.host, sim.server.port));
+  let closing = false;
+  const stop = (signal: string): void => {
+    if (closing) return;
+    closing = true;
+    console.log(`ringmatch: ${signal}, closing`);
+    sim.close().then(() => process.exit(0), (e: unknown) => { console.error(e); process.exit(1); });
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+main().catch((e: unknown) => {
+  console.error(e instanceof ConfigError ? `ringmatch: ${e.message}` : e);
+  process.exit(1);
+});

@@ -1,0 +1,86 @@
+/**
+ * The boundary between a front (HTTP, control plane, market maker) and an engine runner.
+ *
+ * Contract:
+ * - `submit(cmd, done)` takes the command's fields at the call (the caller may reuse `cmd` afterwards) and
+ *   calls `done` exactly once with the final result code, the stamped command and, for book commands, the
+ *   book events (both valid during the call only). A runner may call `done` synchronously (inline) or later (threaded).
+ * - `exchange` is the read model: whenever no callback is running, it reflects every command whose `done`
+ *   has been called. Reads allocate only what the caller renders.
+ * - `depth` reads one side of a market's book (levels best first) into the caller's arrays.
+ *
+ * InlineGateway runs the InlineEngine: synchronous, deterministic, no threads. It is what the simulator
+ * starts with; a ThreadedEngine gateway plugs in behind the same interface (see README).
+ */
+import type { Clock } from '../core/clock.js';
+import { type Command, CommandType } from '../core/command.js';
+import type { Exchange } from '../core/exchange/exchange.js';
+import { isBookCommand } from '../core/exchange/exchange.js';
+import type { ExchangeDefinition } from '../core/exchange/exchange-definition.js';
+import type { BookEvents } from '../core/matching/book-events.js';
+import { ResultCode } from '../core/result-code.js';
+import { type BookFactory, InlineEngine } from './inline-engine.js';
+
+/** `cmd` carries what the engine stamped (seq, time, a new order's id); it and `events` are valid during the call only. */
+export type CommandDone = (code: ResultCode, cmd: Command, events: BookEvents) => void;
+
+export interface ExchangeGateway {
+  readonly exchange: Exchange;
+  readonly clock: Clock;
+  submit(cmd: Command, done: CommandDone): void;
+  /** Writes up to `limit` levels of `side` of `market` into `prices`/`lots` (ticks, lots); returns the count. */
+  depth(market: number, side: number, limit: number, prices: Float64Array, lots: Float64Array): number;
+  /** Changes applied to a market's book (Gate's order book `id`) and the time of the last one (µs; 0 if none). */
+  bookVersion(market: number): { id: number; updateUs: number };
+  /** Adds a user outside the command log (control plane). Ok or the ledger's rejection. */
+  addUser(uid: number, mainUid: number): ResultCode;
+  stateHash(): Promise<string>;
+  close(): Promise<void>;
+}
+
+export class InlineGateway implements ExchangeGateway {
+  readonly engine: InlineEngine;
+  readonly clock: Clock;
+  readonly #versions: Float64Array;
+  readonly #updated: Float64Array;
+
+  constructor(def: ExchangeDefinition, clock: Clock, bookFactory?: BookFactory) {
+    this.engine = new InlineEngine(def, { clock, bookFactory });
+    this.clock = clock;
+    this.#versions = new Float64Array(def.markets.length);
+    this.#updated = new Float64Array(def.markets.length);
+  }
+
+  get exchange(): Exchange {
+    return this.engine.exchange;
+  }
+
+  submit(cmd: Command, done: CommandDone): void {
+    const code = this.engine.submit(cmd);
+    if (code === ResultCode.Ok && isBookCommand(cmd.type) && (cmd.type !== CommandType.CancelAll || this.engine.events.count > 0)) {
+      this.#versions[cmd.market] = this.#versions[cmd.market]! + 1;
+      this.#updated[cmd.market] = cmd.time;
+    }
+    done(code, cmd, this.engine.events);
+  }
+
+  depth(market: number, side: number, limit: number, prices: Float64Array, lots: Float64Array): number {
+    return this.engine.books[market]!.depth(side, limit, prices, lots);
+  }
+
+  bookVersion(market: number): { id: number; updateUs: number } {
+    return { id: this.#versions[market] ?? 0, updateUs: this.#updated[market] ?? 0 };
+  }
+
+  addUser(uid: number, mainUid: number): ResultCode {
+    return this.engine.exchange.ledger.addUser(uid, mainUid);
+  }
+
+  stateHash(): Promise<string> {
+    return Promise.resolve(this.engine.stateHash());
+  }
+
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
+}

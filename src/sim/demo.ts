@@ -1,0 +1,38 @@
+/**
+ * The built-in demo of `npm start` without `--config`: three markets with Gate-like precisions, minimums and
+ * fees, three funded users with fixed keys (printed at start-up; local use only), a read-only key, an STP
+ * group, and the market maker's account (uid 10000).
+ */
+import type { SimulatorConfig } from './config-file.js';
+
+export const DEMO_MARKET_MAKER_UID = 10000;
+
+export const DEMO_CONFIG: SimulatorConfig = {
+  currency_pairs: [
+    { id: 'BTC_USDT', base: 'BTC', quote: 'USDT', precision: 1, amount_precision: 6,
+      min_base_amount: '0.00001', min_quote_amount: '3', fee: '0.2', maker_fee_rate: '0.2' },
+    { id: 'ETH_USDT', base: 'ETH', quote: 'USDT', precision: 2, amount_precision: 4,
+      min_base_amount: '0.0001', min_quote_amount: '3', fee: '0.2', maker_fee_rate: '0.2' },
+    { id: 'ETH_BTC', base: 'ETH', quote: 'BTC', precision: 5, amount_precision: 4,
+      min_base_amount: '0.001', min_quote_amount: '0.0001', fee: '0.2', maker_fee_rate: '0.2' },
+  ],
+  users: [
+    { uid: DEMO_MARKET_MAKER_UID, balances: { spot: { USDT: '10000000', BTC: '100', ETH: '1000' } } },
+    { uid: 10001,
+      keys: [
+        { key: 'demo-alice-key', secret: 'demo-alice-secret', mode: 1, perms: 'all', ip_whitelist: [] },
+        { key: 'demo-alice-readonly', secret: 'demo-alice-readonly-secret', mode: 1,
+          perms: [{ name: 'spot', read_only: true }, { name: 'wallet', read_only: true }, { name: 'account', read_only: true }] },
+      ],
+      balances: { spot: { USDT: '100000', BTC: '2', ETH: '20' } } },
+    { uid: 10002,
+      keys: [{ key: 'demo-bob-key', secret: 'demo-bob-secret', mode: 1, perms: 'all', ip_whitelist: [] }],
+      balances: { spot: { USDT: '50000', BTC: '1', ETH: '10' } } },
+    { uid: 10003,
+      keys: [{ key: 'demo-carol-key', secret: 'demo-carol-secret', mode: 1, perms: 'all', ip_whitelist: [] }],
+      balances: { spot: { USDT: '25000' } } },
+  ],
+  stp_groups: [{ id: 1, name: 'demo-desk', users: [10001, 10003] }],
+  market_maker: true,
+  rate_limits: true,
+};
