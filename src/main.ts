@@ -17,6 +17,11 @@ import type { Router } from './api/router.js';
 import { createServer, type Server } from './api/server.js';
 import type { SimulatorConfig } from './sim/config-file.js';
 import { definitionFromConfig } from './sim/sim-config.js';
+import { MarketDataFeed } from './api/market-data/market-data-feed.js';
+import { spotMarketDataRoutes } from './api/routes/spot-market-data.js';
+import { MarketMaker } from './sim/market-maker.js';
+import { type MarketMakerConfig, parseMarketMakerConfig } from './sim/market-maker/config.js';
+import { DEMO_MARKET_MAKER_UID, DEMO_MARKET_TAKER_UID, DEMO_REFERENCE_PRICES } from './sim/demo.js';
 
 export interface StartOptions {
   readonly host?: string | undefined;
@@ -36,6 +41,32 @@ export interface Simulator {
 }
 
 const DEFAULT_SIM_START_MS = Date.UTC(2026, 0, 1);
+/** How often the market maker is given the clock (it re-quotes on its own period). */
+const MARKET_MAKER_TICK_MS = 100;
+
+/**
+ * The configured market maker: `true` quotes the markets it knows a reference price for, as users
+ * DEMO_MARKET_MAKER_UID and DEMO_MARKET_TAKER_UID (who must exist); an object is its full configuration.
+ */
+function marketMakerFor(config: SimulatorConfig, gateway: ExchangeGateway): MarketMaker | undefined {
+  const mm = config.market_maker;
+  if (mm === undefined || mm === false) return undefined;
+  const ex = gateway.exchange;
+  let mmConfig: MarketMakerConfig;
+  if (mm === true) {
+    const markets = ex.markets.filter((m) => DEMO_REFERENCE_PRICES[m.id] !== undefined)
+      .map((m) => ({ market: m.id, price: DEMO_REFERENCE_PRICES[m.id]! }));
+    if (markets.length === 0) return undefined;
+    for (const uid of [DEMO_MARKET_MAKER_UID, DEMO_MARKET_TAKER_UID]) {
+      if (ex.ledger.mainOf(uid) < 0) throw new ConfigError(`market_maker: true needs user ${uid} (funded), or give market_maker as an object`);
+    }
+    mmConfig = { uid: DEMO_MARKET_MAKER_UID, taker_uid: DEMO_MARKET_TAKER_UID, seed: 1, markets };
+  } else {
+    mmConfig = parseMarketMakerConfig(mm);
+  }
+  const cmdDone = (): void => undefined;
+  return new MarketMaker(ex, mmConfig, (c) => { gateway.submit(c, cmdDone); return 0; });
+}
 
 /** Builds the exchange, credits opening balances and starts listening. Throws ConfigError. */
 export async function startSimulator(config: SimulatorConfig, options: StartOptions = {}): Promise<Simulator> {
@@ -63,6 +94,9 @@ export async function startSimulator(config: SimulatorConfig, options: StartOpti
       keys.addKey({ key: k.key, secret: k.secret, uid: u.uid, mode: k.mode ?? 1, perms: permsFrom(k.perms), ipWhitelist: k.ip_whitelist ?? [] });
     }
   }
+  const feed = new MarketDataFeed(ex);
+  feed.replayTradeLog();
+  gateway.observe((_code, c, events) => feed.onResult(c, events));
   const rl = config.rate_limits;
   const server = createServer({
     gateway, keys, simClock,
@@ -71,12 +105,15 @@ export async function startSimulator(config: SimulatorConfig, options: StartOpti
     rateLimits: typeof rl === 'object' ? { enabled: rl.enabled ?? true, scale: rl.scale } : { enabled: rl ?? true },
     bodyLimit: config.body_limit, trustProxy: config.trust_proxy,
     adminToken: options.adminToken ?? config.admin_token,
-    stpGroups: config.stp_groups, extraRoutes: options.extraRoutes,
+    stpGroups: config.stp_groups, extraRoutes: [spotMarketDataRoutes(feed), ...(options.extraRoutes ?? [])],
   });
+  const maker = marketMakerFor(config, gateway);
+  const timer = maker === undefined ? undefined : setInterval(() => maker.tick(clock.nowUs()), MARKET_MAKER_TICK_MS);
   await server.listen();
   return {
     server, gateway, keys, simClock, config,
     async close() {
+      if (timer !== undefined) clearInterval(timer);
       await server.close();
       await gateway.close();
     },

@@ -28,6 +28,8 @@ export interface ExchangeGateway {
   readonly exchange: Exchange;
   readonly clock: Clock;
   submit(cmd: Command, done: CommandDone): void;
+  /** Calls `listener` after every command, before the command's own `done` (market data, logs). */
+  observe(listener: CommandDone): void;
   /** Writes up to `limit` levels of `side` of `market` into `prices`/`lots` (ticks, lots); returns the count. */
   depth(market: number, side: number, limit: number, prices: Float64Array, lots: Float64Array): number;
   /** Changes applied to a market's book (Gate's order book `id`) and the time of the last one (µs; 0 if none). */
@@ -43,6 +45,7 @@ export class InlineGateway implements ExchangeGateway {
   readonly clock: Clock;
   readonly #versions: Float64Array;
   readonly #updated: Float64Array;
+  readonly #listeners: CommandDone[] = [];
 
   constructor(def: ExchangeDefinition, clock: Clock, bookFactory?: BookFactory) {
     this.engine = new InlineEngine(def, { clock, bookFactory });
@@ -61,7 +64,12 @@ export class InlineGateway implements ExchangeGateway {
       this.#versions[cmd.market] = this.#versions[cmd.market]! + 1;
       this.#updated[cmd.market] = cmd.time;
     }
+    for (const l of this.#listeners) l(code, cmd, this.engine.events);
     done(code, cmd, this.engine.events);
+  }
+
+  observe(listener: CommandDone): void {
+    this.#listeners.push(listener);
   }
 
   depth(market: number, side: number, limit: number, prices: Float64Array, lots: Float64Array): number {

@@ -6,6 +6,11 @@
 import type { SimulatorConfig } from './config-file.js';
 
 export const DEMO_MARKET_MAKER_UID = 10000;
+/** The market maker's second user, which sometimes takes its quotes so that trades (and candles) happen. */
+export const DEMO_MARKET_TAKER_UID = 9999;
+
+/** Reference prices the built-in market maker starts from, for `market_maker: true`. */
+export const DEMO_REFERENCE_PRICES: Readonly<Record<string, string>> = { BTC_USDT: '60000', ETH_USDT: '3000', ETH_BTC: '0.05' };
 
 export const DEMO_CONFIG: SimulatorConfig = {
   currency_pairs: [
@@ -18,6 +23,7 @@ export const DEMO_CONFIG: SimulatorConfig = {
   ],
   users: [
     { uid: DEMO_MARKET_MAKER_UID, balances: { spot: { USDT: '10000000', BTC: '100', ETH: '1000' } } },
+    { uid: DEMO_MARKET_TAKER_UID, balances: { spot: { USDT: '1000000', BTC: '10', ETH: '100' } } },
     { uid: 10001,
       keys: [
         { key: 'demo-alice-key', secret: 'demo-alice-secret', mode: 1, perms: 'all', ip_whitelist: [] },
