@@ -21,7 +21,7 @@ import { MarketDataFeed } from './api/market-data/market-data-feed.js';
 import { spotMarketDataRoutes } from './api/routes/spot-market-data.js';
 import { MarketMaker } from './sim/market-maker.js';
 import { type MarketMakerConfig, parseMarketMakerConfig } from './sim/market-maker/config.js';
-import { DEMO_MARKET_MAKER_UID, DEMO_MARKET_TAKER_UID, DEMO_REFERENCE_PRICES } from './sim/demo.js';
+import { DEMO_MARKET_MAKER_UID, DEMO_MARKET_TAKER_UID, DEMO_QUOTES } from './sim/demo.js';
 
 export interface StartOptions {
   readonly host?: string | undefined;
@@ -54,8 +54,8 @@ function marketMakerFor(config: SimulatorConfig, gateway: ExchangeGateway): Mark
   const ex = gateway.exchange;
   let mmConfig: MarketMakerConfig;
   if (mm === true) {
-    const markets = ex.markets.filter((m) => DEMO_REFERENCE_PRICES[m.id] !== undefined)
-      .map((m) => ({ market: m.id, price: DEMO_REFERENCE_PRICES[m.id]! }));
+    const markets = ex.markets.filter((m) => DEMO_QUOTES[m.id] !== undefined)
+      .map((m) => ({ market: m.id, ...DEMO_QUOTES[m.id]! }));
     if (markets.length === 0) return undefined;
     for (const uid of [DEMO_MARKET_MAKER_UID, DEMO_MARKET_TAKER_UID]) {
       if (ex.ledger.mainOf(uid) < 0) throw new ConfigError(`market_maker: true needs user ${uid} (funded), or give market_maker as an object`);

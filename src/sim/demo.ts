@@ -9,8 +9,12 @@ export const DEMO_MARKET_MAKER_UID = 10000;
 /** The market maker's second user, which sometimes takes its quotes so that trades (and candles) happen. */
 export const DEMO_MARKET_TAKER_UID = 9999;
 
-/** Reference prices the built-in market maker starts from, for `market_maker: true`. */
-export const DEMO_REFERENCE_PRICES: Readonly<Record<string, string>> = { BTC_USDT: '60000', ETH_USDT: '3000', ETH_BTC: '0.05' };
+/** Where the built-in market maker starts, and how much it shows per level, for `market_maker: true`. */
+export const DEMO_QUOTES: Readonly<Record<string, { price: string; size: string }>> = {
+  BTC_USDT: { price: '60000', size: '0.05' },
+  ETH_USDT: { price: '3000', size: '0.5' },
+  ETH_BTC: { price: '0.05', size: '0.5' },
+};
 
 export const DEMO_CONFIG: SimulatorConfig = {
   currency_pairs: [
