@@ -36,6 +36,8 @@ export const ERROR_CATALOGUE: Readonly<Record<Rejection, GateError>> = {
   [ResultCode.OrderNotFound]: { label: 'ORDER_NOT_FOUND', status: 404, message: 'Order not found' },
   [ResultCode.NoChange]: { label: 'NO_CHANGE', status: 400, message: 'Amend changes nothing' },
   [ResultCode.AmendBelowFilled]: { label: 'INVALID_PARAM_VALUE', status: 400, message: 'New amount is not above the filled amount' },
+  [ResultCode.OrderClosed]: { label: 'ORDER_CLOSED', status: 400, message: 'Order already filled' },
+  [ResultCode.OrderCancelled]: { label: 'ORDER_CANCELLED', status: 400, message: 'Order already cancelled' },
   [ResultCode.PocWouldTake]: { label: 'POC_FILL_IMMEDIATELY', status: 400, message: 'Post-only order would take liquidity' },
   [ResultCode.MissingHeader]: { label: 'MISSING_REQUIRED_HEADER', status: 401, message: 'Missing required header: KEY, Timestamp or SIGN' },
   [ResultCode.InvalidKey]: { label: 'INVALID_KEY', status: 401, message: 'Invalid key provided' },

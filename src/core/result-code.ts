@@ -55,6 +55,10 @@ export const ResultCode = {
   AmendBelowFilled: -3003,
   /** Amend of a post-only order to a price that would take. */
   PocWouldTake: -3004,
+  /** Cancel or amend of an order that has already filled. */
+  OrderClosed: -3005,
+  /** Cancel or amend of an order that was already cancelled (by its owner, IOC/FOK/POC rules, STP, …). */
+  OrderCancelled: -3006,
 
   /** A required header (KEY, Timestamp, SIGN) is absent. */
   MissingHeader: -4001,

@@ -83,4 +83,20 @@ describe('EmbeddedExchange', () => {
     expect(balance(ex, 10001, 'BTC')).toEqual(expect.objectContaining({ available: '2', locked: '0' }));
     expect(ex.listOrders(10001, { currency_pair: 'BTC_USDT', status: 'finished' }).map((x) => x.id)).toEqual([o.id]);
   });
+
+  it('answers ORDER_CLOSED for a filled order and ORDER_CANCELLED for a cancelled one', () => {
+    const ex = EmbeddedExchange.create(CONFIG);
+    const ask = ex.createOrder(10001, { currency_pair: 'BTC_USDT', side: 'sell', amount: '0.1', price: '60000' });
+    ex.createOrder(10002, { currency_pair: 'BTC_USDT', side: 'buy', amount: '0.1', price: '60000' });
+    const before = ex.stateHash();
+    expect(rejection(() => ex.cancelOrder(10001, ask.id, 'BTC_USDT'))).toMatchObject({ label: 'ORDER_CLOSED', status: 400 });
+    expect(rejection(() => ex.amendOrder(10001, ask.id, { currency_pair: 'BTC_USDT', price: '61000' })).label).toBe('ORDER_CLOSED');
+    const bid = ex.createOrder(10002, { currency_pair: 'BTC_USDT', side: 'buy', amount: '0.1', price: '50000' });
+    ex.cancelOrder(10002, bid.id, 'BTC_USDT');
+    const afterCancel = ex.stateHash();
+    expect(rejection(() => ex.cancelOrder(10002, bid.id, 'BTC_USDT')).label).toBe('ORDER_CANCELLED');
+    expect(rejection(() => ex.cancelOrder(10001, bid.id, 'BTC_USDT')).label).toBe('ORDER_NOT_FOUND');
+    expect(ex.stateHash()).toBe(afterCancel);
+    expect(before).not.toBe(afterCancel);
+  });
 });

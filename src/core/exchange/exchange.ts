@@ -26,7 +26,7 @@ import type { BookEvents } from '../matching/book-events.js';
 import { EventKind } from '../matching/book-events.js';
 import { validatePlace } from '../matching/book-rules.js';
 import type { OrderBook } from '../matching/order-book.js';
-import { OrderType, PlaceOrder, Side } from '../matching/order-types.js';
+import { FinishAs, OrderType, PlaceOrder, Side } from '../matching/order-types.js';
 import { ResultCode } from '../result-code.js';
 import { StateHasher } from '../state-hash.js';
 import { type ExchangeDefinition, marketFees } from './exchange-definition.js';
@@ -124,7 +124,7 @@ export class Exchange {
     switch (c.type) {
       case CommandType.PlaceOrder: return this.#prePlace(c);
       case CommandType.AmendOrder: return this.#preAmend(c, pessimistic);
-      case CommandType.CancelOrder: return this.#ownOpenOrder(c) < 0 ? ResultCode.OrderNotFound : ResultCode.Ok;
+      case CommandType.CancelOrder: return this.#ownOpenOrder(c) < 0 ? this.#goneCode(c) : ResultCode.Ok;
       case CommandType.CancelAll: return this.#validMarket(c.market) ? ResultCode.Ok : ResultCode.InvalidMarket;
       case CommandType.Credit:
       case CommandType.Debit:
@@ -137,7 +137,8 @@ export class Exchange {
   post(c: Command, code: ResultCode, ev: BookEvents): ResultCode {
     if (code !== ResultCode.Ok) {
       this.#undoPre(c);
-      return code;
+      // A fill in flight may have finished the order after R1 saw it open: answer as inline R1 would.
+      return code === ResultCode.OrderNotFound && c.type !== CommandType.PlaceOrder ? this.#goneCode(c) : code;
     }
     const m = c.market;
     const time = c.time;
@@ -233,7 +234,7 @@ export class Exchange {
 
   #preAmend(c: Command, pessimistic: boolean): ResultCode {
     const r = this.#ownOpenOrder(c);
-    if (r < 0) return ResultCode.OrderNotFound;
+    if (r < 0) return this.#goneCode(c);
     c.reserved = 0;
     const O = this.orders;
     const newPrice = c.price === 0 ? O.price[r]! : c.price;
@@ -264,6 +265,14 @@ export class Exchange {
       const held = this.ledger.heldFor(c.orderId);
       if (held !== undefined) this.ledger.resizeHold(c.time, c.orderId, subAmount(held, c.reserved));
     }
+  }
+
+  /** Why `c.orderId` cannot be cancelled or amended: the user's finished order, or no such order of theirs. */
+  #goneCode(c: Command): ResultCode {
+    const O = this.orders;
+    const r = O.find(c.orderId);
+    if (r < 0 || O.uid[r] !== c.uid || O.market[r] !== c.market || O.finishAs[r] === 0) return ResultCode.OrderNotFound;
+    return O.finishAs[r] === FinishAs.Filled ? ResultCode.OrderClosed : ResultCode.OrderCancelled;
   }
 
   /** The order record of an open order of `c.uid` in `c.market`, or -1. */
