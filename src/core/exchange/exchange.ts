@@ -169,8 +169,10 @@ export class Exchange {
         const price = ev.price[i]!;
         const left = ev.lots[i]!;
         O.amend(r, price, left, time);
-        const rc = L.resizeHold(time, id, L.holdUnits(m, O.side[r]!, OrderType.Limit, price, left));
-        invariant(rc === ResultCode.Ok, 'amend hold could not settle');
+        if (c.amount !== 0 || O.side[r] === Side.Buy) {
+          const rc = L.resizeHold(time, id, L.holdUnits(m, O.side[r]!, OrderType.Limit, price, left));
+          invariant(rc === ResultCode.Ok, 'amend hold could not settle');
+        }
       }
     }
     return code;
@@ -237,6 +239,8 @@ export class Exchange {
     if (r < 0) return this.#goneCode(c);
     c.reserved = 0;
     const O = this.orders;
+    // A sell holds exactly its remaining lots, whatever its price: a price-only move changes no hold.
+    if (c.amount === 0 && O.side[r] === Side.Sell) return ResultCode.Ok;
     const newPrice = c.price === 0 ? O.price[r]! : c.price;
     const newLeft = c.amount === 0 ? O.left[r]! : c.amount - O.filledLots[r]!;
     if (!Number.isSafeInteger(newPrice) || newPrice <= 0 || !Number.isSafeInteger(newLeft) || newLeft <= 0) {
