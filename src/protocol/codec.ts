@@ -24,7 +24,7 @@ import type { Command } from '../core/command.js';
 import { invariant } from '../core/invariant.js';
 import type { CurrencySpec } from '../core/ledger/currencies.js';
 import type { MarketSpec } from '../core/market.js';
-import { Command as FbCommand } from './generated/command_generated.js';
+import { Command as FbCommand, CommandFields as FbCommandFields } from './generated/command_generated.js';
 import {
   CurrencyDef as FbCurrencyDef,
   JournalHeader as FbJournalHeader,
@@ -48,6 +48,7 @@ export interface JournalHeaderData {
 const sharedBuilder = new Builder(512);
 const commandView = new FbCommand();
 const recordView = new FbJournalRecord();
+const fieldsView = new FbCommandFields();
 let lastBytes: Uint8Array | null = null;
 let lastBb: ByteBuffer | null = null;
 
@@ -136,13 +137,24 @@ export function decodeCommand(bytes: Uint8Array, out: Command, offset = 0): void
   readCommand(FbCommand.getRootAsCommand(byteBufferAt(bytes, offset), commandView), out);
 }
 
+/**
+ * Builds a JournalRecord for `c` on `b`: the numeric fields as one CommandFields struct (fixed offsets, no
+ * per-field vtable work) plus the text when there is one. Returns the root offset (not yet finished).
+ */
+function buildRecord(b: Builder, c: Command): number {
+  checkRanges(c);
+  const text = c.text.length === 0 ? 0 : b.createString(c.text);
+  FbJournalRecord.startJournalRecord(b);
+  FbJournalRecord.addFields(b, FbCommandFields.createCommandFields(b, c.seq, c.time, c.uid, c.orderId, c.price, c.amount,
+    c.iceberg, c.toUid, c.market, c.currency, c.sub, c.toSub, c.type, c.side, c.orderType, c.tif, c.stpAct, c.kind, c.toKind));
+  if (text !== 0) FbJournalRecord.addText(b, text);
+  return FbJournalRecord.endJournalRecord(b);
+}
+
 /** Encodes `cmd` as a JournalRecord (a journal payload). The view is valid until the next encode on `builder`. */
 export function encodeRecord(cmd: Command, builder: Builder = sharedBuilder): Uint8Array {
   builder.clear();
-  const c = buildCommand(builder, cmd);
-  FbJournalRecord.startJournalRecord(builder);
-  FbJournalRecord.addCommand(builder, c);
-  builder.finish(FbJournalRecord.endJournalRecord(builder));
+  builder.finish(buildRecord(builder, cmd));
   return builder.asUint8Array();
 }
 
@@ -153,24 +165,34 @@ export function encodeRecord(cmd: Command, builder: Builder = sharedBuilder): Ui
 export function encodeRecordInto(cmd: Command, dst: Uint8Array, at: number): number {
   const b = sharedBuilder;
   b.clear();
-  const c = buildCommand(b, cmd);
-  FbJournalRecord.startJournalRecord(b);
-  FbJournalRecord.addCommand(b, c);
-  b.finish(FbJournalRecord.endJournalRecord(b));
+  b.finish(buildRecord(b, cmd));
   const src = b.dataBuffer().bytes();
   const start = b.dataBuffer().position();
   const n = b.offset();
   if (at + n > dst.length) return -1;
-  for (let i = 0; i < n; i++) dst[at + i] = src[start + i]!;
+  dst.set(src.subarray(start, start + n), at);
   return n;
 }
 
-/** Decodes a JournalRecord at `bytes[offset]` into `out`; false when the record holds no command. */
+/**
+ * Decodes a JournalRecord at `bytes[offset]` into `out`; false when the record holds no command. Reads the
+ * CommandFields struct, or the older Command table form of a record without one.
+ */
 export function decodeRecord(bytes: Uint8Array, out: Command, offset = 0): boolean {
   const rec = FbJournalRecord.getRootAsJournalRecord(byteBufferAt(bytes, offset), recordView);
-  const v = rec.command(commandView);
-  if (v === null) return false;
-  readCommand(v, out);
+  const f = rec.fields(fieldsView);
+  if (f === null) {
+    const v = rec.command(commandView);
+    if (v === null) return false;
+    readCommand(v, out);
+    return true;
+  }
+  out.seq = f.seq(); out.time = f.time(); out.uid = f.uid(); out.orderId = f.orderId(); out.price = f.price();
+  out.amount = f.amount(); out.iceberg = f.iceberg(); out.toUid = f.toUid(); out.market = f.market();
+  out.currency = f.currency(); out.sub = f.sub(); out.toSub = f.toSub(); out.type = f.type(); out.side = f.side();
+  out.orderType = f.orderType(); out.tif = f.tif(); out.stpAct = f.stpAct(); out.kind = f.kind(); out.toKind = f.toKind();
+  const text = rec.text();
+  out.text = typeof text === 'string' ? text : '';
   return true;
 }
 

@@ -8,6 +8,8 @@ import {
 } from '../../src/protocol/codec.js';
 import type { JournalHeaderData } from '../../src/protocol/codec.js';
 import { randomCommand } from './random-command.js';
+import { Command as FbCommand } from '../../src/protocol/generated/command_generated.js';
+import { JournalRecord as FbJournalRecord } from '../../src/protocol/generated/journal_generated.js';
 
 const plain = (c: Command): Record<string, unknown> => ({ ...c });
 
@@ -122,5 +124,28 @@ describe('journal header codec', () => {
   it('round-trips an empty header', () => {
     const empty: JournalHeaderData = { formatVersion: 1, createdTime: 0, markets: [], currencies: [], configJson: '' };
     expect(decodeHeader(encodeHeader(empty))).toStrictEqual(empty);
+  });
+});
+
+describe('journal record forms', () => {
+  it('decodes a record written in the older Command-table form like the struct form', () => {
+    const r = new Prng(17);
+    for (let i = 0; i < 200; i++) {
+      const cmd = randomCommand(r);
+      const b = new Builder(256);
+      const table = FbCommand.createCommand(b, cmd.type, cmd.seq, cmd.time, cmd.uid, cmd.market, cmd.orderId, cmd.side,
+        cmd.orderType, cmd.tif, cmd.price, cmd.amount, cmd.iceberg, cmd.stpAct, cmd.currency, cmd.kind, cmd.sub, cmd.toUid,
+        cmd.toKind, cmd.toSub, cmd.text === '' ? 0 : b.createString(cmd.text));
+      FbJournalRecord.startJournalRecord(b);
+      FbJournalRecord.addCommand(b, table);
+      b.finish(FbJournalRecord.endJournalRecord(b));
+      const legacy = new Command();
+      expect(decodeRecord(b.asUint8Array(), legacy)).toBe(true);
+      const current = new Command();
+      expect(decodeRecord(encodeRecord(cmd).slice(), current)).toBe(true);
+      for (const k of COMMAND_NUMERIC_FIELDS) expect(legacy[k], k).toBe(cmd[k]);
+      expect(legacy.text).toBe(cmd.text);
+      expect(current).toEqual(legacy);
+    }
   });
 });

@@ -247,3 +247,123 @@ static createCommand(builder:flatbuffers.Builder, type:number, seq:number, time:
 }
 }
 
+/**
+ * The numeric fields of a Command at fixed offsets (widest first, so no padding inside): what journal
+ * records carry, written and read without a vtable. Field order is the wire layout: never reorder.
+ */
+export class CommandFields {
+  bb: flatbuffers.ByteBuffer|null = null;
+  bb_pos = 0;
+  __init(i:number, bb:flatbuffers.ByteBuffer):CommandFields {
+  this.bb_pos = i;
+  this.bb = bb;
+  return this;
+}
+
+seq():number {
+  return this.bb!.readFloat64(this.bb_pos);
+}
+
+time():number {
+  return this.bb!.readFloat64(this.bb_pos + 8);
+}
+
+uid():number {
+  return this.bb!.readFloat64(this.bb_pos + 16);
+}
+
+orderId():number {
+  return this.bb!.readFloat64(this.bb_pos + 24);
+}
+
+price():number {
+  return this.bb!.readFloat64(this.bb_pos + 32);
+}
+
+amount():number {
+  return this.bb!.readFloat64(this.bb_pos + 40);
+}
+
+iceberg():number {
+  return this.bb!.readFloat64(this.bb_pos + 48);
+}
+
+toUid():number {
+  return this.bb!.readFloat64(this.bb_pos + 56);
+}
+
+market():number {
+  return this.bb!.readInt32(this.bb_pos + 64);
+}
+
+currency():number {
+  return this.bb!.readInt32(this.bb_pos + 68);
+}
+
+sub():number {
+  return this.bb!.readInt32(this.bb_pos + 72);
+}
+
+toSub():number {
+  return this.bb!.readInt32(this.bb_pos + 76);
+}
+
+type():number {
+  return this.bb!.readUint8(this.bb_pos + 80);
+}
+
+side():number {
+  return this.bb!.readUint8(this.bb_pos + 81);
+}
+
+orderType():number {
+  return this.bb!.readUint8(this.bb_pos + 82);
+}
+
+tif():number {
+  return this.bb!.readUint8(this.bb_pos + 83);
+}
+
+stpAct():number {
+  return this.bb!.readUint8(this.bb_pos + 84);
+}
+
+kind():number {
+  return this.bb!.readUint8(this.bb_pos + 85);
+}
+
+toKind():number {
+  return this.bb!.readUint8(this.bb_pos + 86);
+}
+
+static sizeOf():number {
+  return 88;
+}
+
+static createCommandFields(builder:flatbuffers.Builder, seq: number, time: number, uid: number, order_id: number, price: number, amount: number, iceberg: number, to_uid: number, market: number, currency: number, sub: number, to_sub: number, type: number, side: number, order_type: number, tif: number, stp_act: number, kind: number, to_kind: number):flatbuffers.Offset {
+  builder.prep(8, 88);
+  builder.pad(1);
+  builder.writeInt8(to_kind);
+  builder.writeInt8(kind);
+  builder.writeInt8(stp_act);
+  builder.writeInt8(tif);
+  builder.writeInt8(order_type);
+  builder.writeInt8(side);
+  builder.writeInt8(type);
+  builder.writeInt32(to_sub);
+  builder.writeInt32(sub);
+  builder.writeInt32(currency);
+  builder.writeInt32(market);
+  builder.writeFloat64(to_uid);
+  builder.writeFloat64(iceberg);
+  builder.writeFloat64(amount);
+  builder.writeFloat64(price);
+  builder.writeFloat64(order_id);
+  builder.writeFloat64(uid);
+  builder.writeFloat64(time);
+  builder.writeFloat64(seq);
+  return builder.offset();
+}
+
+}
+

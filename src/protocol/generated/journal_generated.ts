@@ -3,7 +3,7 @@
 
 import * as flatbuffers from 'flatbuffers';
 
-import {Command as Command} from './command_generated.js';
+import {Command as Command, CommandFields as CommandFields} from './command_generated.js';
 
 /**
  * A market as Gate describes a currency pair (src/core/market.ts MarketSpec).
@@ -349,6 +349,10 @@ static createJournalHeader(builder:flatbuffers.Builder, formatVersion:number, cr
 }
 }
 
+/**
+ * One journaled command. Writers fill `fields` and `text`; `command` is how records were first written and
+ * is still read when `fields` is absent.
+ */
 export class JournalRecord {
   bb: flatbuffers.ByteBuffer|null = null;
   bb_pos = 0;
@@ -372,12 +376,32 @@ command(obj?:Command):Command|null {
   return offset ? (obj || new Command()).__init(this.bb!.__indirect(this.bb_pos + offset), this.bb!) : null;
 }
 
+fields(obj?:CommandFields):CommandFields|null {
+  const offset = this.bb!.__offset(this.bb_pos, 6);
+  return offset ? (obj || new CommandFields()).__init(this.bb_pos + offset, this.bb!) : null;
+}
+
+text():string|null
+text(optionalEncoding:flatbuffers.Encoding):string|Uint8Array|null
+text(optionalEncoding?:any):string|Uint8Array|null {
+  const offset = this.bb!.__offset(this.bb_pos, 8);
+  return offset ? this.bb!.__string(this.bb_pos + offset, optionalEncoding) : null;
+}
+
 static startJournalRecord(builder:flatbuffers.Builder) {
-  builder.startObject(1);
+  builder.startObject(3);
 }
 
 static addCommand(builder:flatbuffers.Builder, commandOffset:flatbuffers.Offset) {
   builder.addFieldOffset(0, commandOffset, 0);
+}
+
+static addFields(builder:flatbuffers.Builder, fieldsOffset:flatbuffers.Offset) {
+  builder.addFieldStruct(1, fieldsOffset, 0);
+}
+
+static addText(builder:flatbuffers.Builder, textOffset:flatbuffers.Offset) {
+  builder.addFieldOffset(2, textOffset, 0);
 }
 
 static endJournalRecord(builder:flatbuffers.Builder):flatbuffers.Offset {
@@ -393,10 +417,5 @@ static finishSizePrefixedJournalRecordBuffer(builder:flatbuffers.Builder, offset
   builder.finish(offset, undefined, true);
 }
 
-static createJournalRecord(builder:flatbuffers.Builder, commandOffset:flatbuffers.Offset):flatbuffers.Offset {
-  JournalRecord.startJournalRecord(builder);
-  JournalRecord.addCommand(builder, commandOffset);
-  return JournalRecord.endJournalRecord(builder);
-}
 }
 
