@@ -131,7 +131,7 @@ describe('journal record forms', () => {
   it('decodes a record written in the older Command-table form like the struct form', () => {
     const r = new Prng(17);
     for (let i = 0; i < 200; i++) {
-      const cmd = randomCommand(r);
+      const cmd = randomCommand(r, new Command());
       const b = new Builder(256);
       const table = FbCommand.createCommand(b, cmd.type, cmd.seq, cmd.time, cmd.uid, cmd.market, cmd.orderId, cmd.side,
         cmd.orderType, cmd.tif, cmd.price, cmd.amount, cmd.iceberg, cmd.stpAct, cmd.currency, cmd.kind, cmd.sub, cmd.toUid,

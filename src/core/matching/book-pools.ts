@@ -117,21 +117,21 @@ export class OrderPool {
   }
 }
 
-/** Price levels: price, sum of visible lots, FIFO head/tail and order count. */
-export class LevelPool {
+/**
+ * Records that head a doubly linked list of orders: a key (a level's price, a user's id), the list's head and
+ * tail, and its length. `count` doubles as the free-list link while a record is free.
+ */
+class ListHeadPool {
   capacity: number;
   free: number;
-  price: Float64Array;
-  total: Float64Array;
+  key: Float64Array;
   head: Int32Array;
   tail: Int32Array;
-  /** Orders at the level; doubles as the free-list link while the record is free. */
   count: Int32Array;
 
-  constructor(capacity = 256) {
+  constructor(capacity: number) {
     this.capacity = capacity;
-    this.price = new Float64Array(capacity);
-    this.total = new Float64Array(capacity);
+    this.key = new Float64Array(capacity);
     this.head = new Int32Array(capacity);
     this.tail = new Int32Array(capacity);
     this.count = new Int32Array(capacity);
@@ -139,36 +139,74 @@ export class LevelPool {
     this.free = 0;
   }
 
-  /** A fresh, empty level at `price`. */
-  alloc(price: number): number {
+  /** A fresh record with an empty list, keyed `key`. */
+  alloc(key: number): number {
     if (this.free === NIL) this.#grow();
-    const l = this.free;
-    this.free = this.count[l]!;
-    this.price[l] = price;
-    this.total[l] = 0;
-    this.head[l] = NIL;
-    this.tail[l] = NIL;
-    this.count[l] = 0;
-    return l;
+    const r = this.free;
+    this.free = this.count[r]!;
+    this.key[r] = key;
+    this.head[r] = NIL;
+    this.tail[r] = NIL;
+    this.count[r] = 0;
+    return r;
   }
 
-  release(l: number): void {
-    this.count[l] = this.free;
-    this.free = l;
+  release(r: number): void {
+    this.count[r] = this.free;
+    this.free = r;
   }
+
+  /** Subclasses grow their own columns to `n` here. @allocates */
+  protected growColumns(_n: number): void {}
 
   /** @allocates */
   #grow(): void {
     const old = this.capacity;
     const n = nextCapacity(old);
-    this.price = grownTo(this.price, n);
-    this.total = grownTo(this.total, n);
+    this.key = grownTo(this.key, n);
     this.head = grownTo(this.head, n);
     this.tail = grownTo(this.tail, n);
     this.count = grownTo(this.count, n);
+    this.growColumns(n);
     threadFree(this.count, old, n, this.free);
     this.free = old;
     this.capacity = n;
+  }
+}
+
+/** Price levels: price (the key), sum of visible lots, FIFO head/tail and order count. */
+export class LevelPool extends ListHeadPool {
+  total: Float64Array;
+
+  constructor(capacity = 256) {
+    super(capacity);
+    this.total = new Float64Array(capacity);
+  }
+
+  get price(): Float64Array {
+    return this.key;
+  }
+
+  /** A fresh, empty level at `price`. */
+  override alloc(price: number): number {
+    const l = super.alloc(price);
+    this.total[l] = 0;
+    return l;
+  }
+
+  protected override growColumns(n: number): void {
+    this.total = grownTo(this.total, n);
+  }
+}
+
+/** Users with resting orders: id (the key) and the head/tail/count of their entry-ordered list. */
+export class UserPool extends ListHeadPool {
+  constructor(capacity = 256) {
+    super(capacity);
+  }
+
+  get uid(): Float64Array {
+    return this.key;
   }
 }
 
@@ -211,56 +249,6 @@ export class IcebergPool {
     this.shown = grownTo(this.shown, n);
     this.next = grownTo(this.next, n);
     threadFree(this.next, old, n, this.free);
-    this.free = old;
-    this.capacity = n;
-  }
-}
-
-/** Users with resting orders: id and the head/tail/count of their entry-ordered list. */
-export class UserPool {
-  capacity: number;
-  free: number;
-  uid: Float64Array;
-  head: Int32Array;
-  tail: Int32Array;
-  /** Resting orders of the user; doubles as the free-list link while the record is free. */
-  count: Int32Array;
-
-  constructor(capacity = 256) {
-    this.capacity = capacity;
-    this.uid = new Float64Array(capacity);
-    this.head = new Int32Array(capacity);
-    this.tail = new Int32Array(capacity);
-    this.count = new Int32Array(capacity);
-    threadFree(this.count, 0, capacity, NIL);
-    this.free = 0;
-  }
-
-  alloc(uid: number): number {
-    if (this.free === NIL) this.#grow();
-    const u = this.free;
-    this.free = this.count[u]!;
-    this.uid[u] = uid;
-    this.head[u] = NIL;
-    this.tail[u] = NIL;
-    this.count[u] = 0;
-    return u;
-  }
-
-  release(u: number): void {
-    this.count[u] = this.free;
-    this.free = u;
-  }
-
-  /** @allocates */
-  #grow(): void {
-    const old = this.capacity;
-    const n = nextCapacity(old);
-    this.uid = grownTo(this.uid, n);
-    this.head = grownTo(this.head, n);
-    this.tail = grownTo(this.tail, n);
-    this.count = grownTo(this.count, n);
-    threadFree(this.count, old, n, this.free);
     this.free = old;
     this.capacity = n;
   }
