@@ -90,9 +90,12 @@ export function parseAmendOrder(ex: Exchange, uid: number, orderId: number, body
   if (price < 0) return price as ResultCode;
   const amount = has(body, 'amount') ? parseLots(m, body.amount) : 0;
   if (amount < 0) return amount as ResultCode;
+  const amendText = body.amend_text ?? '';
+  if (typeof amendText !== 'string' || amendText.length > 31) return ResultCode.InvalidParam;
   out.clear();
   out.type = CommandType.AmendOrder;
   out.uid = uid; out.market = market; out.orderId = orderId; out.price = price; out.amount = amount;
+  out.text = amendText;
   return ResultCode.Ok;
 }
 

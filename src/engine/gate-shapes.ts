@@ -69,7 +69,7 @@ export function renderOrder(ex: Exchange, r: number): GateOrder {
   return {
     id: String(O.id[r]!),
     text: O.text[r] !== '' ? O.text[r]! : 'apiv4',
-    amend_text: '-',
+    amend_text: O.amendText[r] !== '' ? O.amendText[r]! : '-',
     create_time: seconds(O.createTime[r]!),
     update_time: seconds(O.updateTime[r]!),
     create_time_ms: millis(O.createTime[r]!),

@@ -72,11 +72,12 @@ describe('gate-api against the simulator', () => {
     expect((await spot.getOrder('t-gate-1', 'BTC_USDT')).body.id).toBe(id);
     const amended = await spot.amendOrder(id, Object.assign(new GateApi.OrderPatch(), { price: '49000', amendText: 't-am' }), { currencyPair: 'BTC_USDT' });
     expect(amended.body).toMatchObject({ price: '49000', amendText: 't-am' });
+    expect((await spot.getOrder(id, 'BTC_USDT')).body).toMatchObject({ price: '49000', amendText: 't-am' });
     expect((await spot.listOrders('BTC_USDT', 'open')).body.map((o) => o.id)).toContain(id);
     const open = (await spot.listAllOpenOrders()).body;
     expect(open[0]).toMatchObject({ currencyPair: 'BTC_USDT', total: 1 });
     const cancelled = await spot.cancelOrder(id, 'BTC_USDT');
-    expect(cancelled.body).toMatchObject({ status: 'cancelled', finishAs: 'cancelled' });
+    expect(cancelled.body).toMatchObject({ status: 'cancelled', finishAs: 'cancelled', amendText: 't-am' });
     expect((await spot.listOrders('BTC_USDT', 'finished')).body.map((o) => o.id)).toContain(id);
   });
 

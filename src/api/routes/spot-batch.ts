@@ -105,10 +105,7 @@ export function registerSpotBatchRoutes(router: Router, deps: ApiDeps): void {
         if (typeof item.order_id !== 'string' || item.order_id === '') return done(batchOrder(undefined, ResultCode.MissingParam, item));
         const r = findOwnOrder(ex(), req.uid, m, item.order_id);
         if (r < 0) return done(batchOrder(undefined, r as ResultCode, item));
-        amendOrder(deps, req.uid, r, item, (code, order) => {
-          if (order !== undefined && typeof item.amend_text === 'string' && item.amend_text !== '') order.amend_text = item.amend_text;
-          done(batchOrder(order, code, item));
-        });
+        amendOrder(deps, req.uid, r, item, (code, order) => done(batchOrder(order, code, item)));
       });
     } });
 }

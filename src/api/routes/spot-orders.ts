@@ -130,10 +130,6 @@ export function registerSpotOrderRoutes(router: Router, deps: ApiDeps): void {
       if (acct !== ResultCode.Ok) return reply.error(acct);
       const mode = actionMode(fields.action_mode);
       if (mode === undefined) return reply.error(ResultCode.InvalidParam, 'action_mode must be ACK, RESULT or FULL');
-      const amendText = fields.amend_text;
-      if (amendText !== undefined && (typeof amendText !== 'string' || amendText.length > 31)) {
-        return reply.error(ResultCode.InvalidParam, 'amend_text must be a string of at most 31 characters');
-      }
       const exp = checkExptime(req);
       if (exp !== ResultCode.Ok) return reply.error(exp);
       const m = typeof fields.currency_pair === 'string' ? ex().marketIndex(fields.currency_pair) : ResultCode.MissingParam;
@@ -143,7 +139,6 @@ export function registerSpotOrderRoutes(router: Router, deps: ApiDeps): void {
       if (r < 0) return reply.error(r);
       amendOrder(deps, req.uid, r, fields, (code, order) => {
         if (code !== ResultCode.Ok) return reply.error(code);
-        if (typeof amendText === 'string' && amendText !== '') order!.amend_text = amendText;
         reply.json(200, shapeOrder(order!, mode));
       });
     } });

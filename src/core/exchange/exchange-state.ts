@@ -41,6 +41,7 @@ export interface OrderStoreState {
   readonly updateTime: Float64Array;
   readonly text: TextColumn;
   readonly fee: AmountColumn;
+  readonly amendText: TextColumn;
 }
 
 /** The trade ring; see the module header. */
@@ -92,6 +93,7 @@ export function exportOrders(o: OrderStore): OrderStoreState {
     updateTime: gather(o.updateTime, rows),
     text: packText(rows.length, (k) => o.text[rows[k]!]!),
     fee: packAmounts(rows.length, (k) => o.fee[rows[k]!]!),
+    amendText: packText(rows.length, (k) => o.amendText[rows[k]!]!),
   };
 }
 
@@ -100,6 +102,7 @@ export function importOrders(o: OrderStore, s: OrderStoreState): void {
   invariant(o.openCount === 0 && o.finishedRecords().length === 0, 'snapshot: order import needs an empty store');
   const n = s.id.length;
   const text = unpackText(s.text, n);
+  const amendText = unpackText(s.amendText, n);
   const fee = unpackAmounts(s.fee);
   for (let i = 0; i < n; i++) {
     const r = o.open(s.id[i]!, s.uid[i]!, s.market[i]!, s.side[i]!, s.type[i]!, s.tif[i]!, s.price[i]!, s.amount[i]!,
@@ -108,6 +111,7 @@ export function importOrders(o: OrderStore, s: OrderStoreState): void {
     o.filledLots[r] = s.filledLots[i]!;
     o.filledNotional[r] = s.filledNotional[i]!;
     o.updateTime[r] = s.updateTime[i]!;
+    o.amendText[r] = amendText[i]!;
     if (i >= s.openCount) o.finish(r, s.finishAs[i]!, s.left[i]!, s.updateTime[i]!);
   }
 }

@@ -168,7 +168,7 @@ export class Exchange {
         const r = O.find(id);
         const price = ev.price[i]!;
         const left = ev.lots[i]!;
-        O.amend(r, price, left, time);
+        O.amend(r, price, left, time, c.text);
         if (c.amount !== 0 || O.side[r] === Side.Buy) {
           const rc = L.resizeHold(time, id, L.holdUnits(m, O.side[r]!, OrderType.Limit, price, left));
           invariant(rc === ResultCode.Ok, 'amend hold could not settle');

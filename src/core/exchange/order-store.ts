@@ -44,6 +44,8 @@ export class OrderStore {
   next: Int32Array;
   prev: Int32Array;
   text: string[];
+  /** `amend_text` of the order's last amend that carried one; '' when none. */
+  amendText: string[];
   /** Fee paid so far, in the currency received (base for buys, quote for sells). */
   fee: Amount[];
 
@@ -66,7 +68,7 @@ export class OrderStore {
     this.left = new Float64Array(0); this.filledLots = new Float64Array(0); this.filledNotional = new Float64Array(0);
     this.createTime = new Float64Array(0); this.updateTime = new Float64Array(0);
     this.next = new Int32Array(0); this.prev = new Int32Array(0);
-    this.text = []; this.fee = [];
+    this.text = []; this.amendText = []; this.fee = [];
     this.#grow(capacity);
     this.#ids = new KeyIndex(this.id, capacity * 2);
   }
@@ -91,7 +93,7 @@ export class OrderStore {
     this.tif[r] = tif; this.price[r] = price; this.amount[r] = amount; this.iceberg[r] = iceberg;
     this.stpId[r] = stpId; this.stpAct[r] = stpAct; this.finishAs[r] = 0; this.left[r] = amount;
     this.filledLots[r] = 0; this.filledNotional[r] = 0; this.createTime[r] = time; this.updateTime[r] = time;
-    this.text[r] = text; this.fee[r] = zeroFee;
+    this.text[r] = text; this.amendText[r] = ''; this.fee[r] = zeroFee;
     this.#ids.rebind(this.id);
     this.#ids.insert(orderId, r);
     this.#linkUser(r, uid);
@@ -110,8 +112,9 @@ export class OrderStore {
     this.updateTime[r] = time;
   }
 
-  /** An amend took effect: new price and remainder (amount becomes filled + left). */
-  amend(r: number, price: number, left: number, time: number): void {
+  /** An amend took effect: new price and remainder (amount becomes filled + left), and its label if any. */
+  amend(r: number, price: number, left: number, time: number, amendText = ''): void {
+    if (amendText !== '') this.amendText[r] = amendText;
     this.price[r] = price;
     this.left[r] = left;
     this.amount[r] = this.filledLots[r]! + left;
@@ -196,6 +199,7 @@ export class OrderStore {
   #release(r: number): void {
     this.#ids.remove(this.id[r]!);
     this.text[r] = '';
+    this.amendText[r] = '';
     this.next[r] = this.#free;
     this.#free = r;
   }
@@ -244,7 +248,7 @@ export class OrderStore {
     this.left = grownTo(this.left, n); this.filledLots = grownTo(this.filledLots, n);
     this.filledNotional = grownTo(this.filledNotional, n); this.createTime = grownTo(this.createTime, n);
     this.updateTime = grownTo(this.updateTime, n); this.next = grownTo(this.next, n); this.prev = grownTo(this.prev, n);
-    for (let i = old; i < n; i++) { this.text.push(''); this.fee.push(0); }
+    for (let i = old; i < n; i++) { this.text.push(''); this.amendText.push(''); this.fee.push(0); }
     for (let i = old; i < n - 1; i++) this.next[i] = i + 1;
     this.next[n - 1] = this.#free;
     this.#free = old;

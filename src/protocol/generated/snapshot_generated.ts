@@ -1317,8 +1317,16 @@ fee(obj?:AmountColumn):AmountColumn|null {
   return offset ? (obj || new AmountColumn()).__init(this.bb!.__indirect(this.bb_pos + offset), this.bb!) : null;
 }
 
+/**
+ * The `amend_text` of each order's last amend ('' when never amended with one).
+ */
+amendText(obj?:TextColumn):TextColumn|null {
+  const offset = this.bb!.__offset(this.bb_pos, 44);
+  return offset ? (obj || new TextColumn()).__init(this.bb!.__indirect(this.bb_pos + offset), this.bb!) : null;
+}
+
 static startOrderStoreSnapshot(builder:flatbuffers.Builder) {
-  builder.startObject(20);
+  builder.startObject(21);
 }
 
 static addOpenCount(builder:flatbuffers.Builder, openCount:number) {
@@ -1663,6 +1671,10 @@ static addText(builder:flatbuffers.Builder, textOffset:flatbuffers.Offset) {
 
 static addFee(builder:flatbuffers.Builder, feeOffset:flatbuffers.Offset) {
   builder.addFieldOffset(19, feeOffset, 0);
+}
+
+static addAmendText(builder:flatbuffers.Builder, amendTextOffset:flatbuffers.Offset) {
+  builder.addFieldOffset(20, amendTextOffset, 0);
 }
 
 static endOrderStoreSnapshot(builder:flatbuffers.Builder):flatbuffers.Offset {

@@ -2,6 +2,8 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SimClock } from '../../../src/core/clock.js';
+import { Command, CommandType } from '../../../src/core/command.js';
+import { renderOrder } from '../../../src/engine/gate-shapes.js';
 import { AccountKind } from '../../../src/core/ledger/account-kinds.js';
 import { ArrayOrderBook } from '../../../src/core/matching/array-order-book.js';
 import { NaiveOrderBook } from '../../../src/core/matching/naive-order-book.js';
@@ -154,5 +156,25 @@ describe('recovery from snapshot + journal tail', () => {
     expect(none.skipped.length).toBe(2);
     expect(none.engine.stateHash()).toBe(live.engine.stateHash());
     expect((await listSnapshots(dir)).map((s) => s.seq)).toEqual([4_000, 2_000]);
+  });
+});
+
+describe('amend labels in snapshots', () => {
+  it('keeps an order\'s amend_text through capture, encoding and restore', () => {
+    const { engine, clock } = makeEngine();
+    drive(engine, clock, commandStream(5, 400));
+    const O = engine.exchange.orders;
+    const uid = USERS.find((u) => O.openOf(u).length > 0)!;
+    const r = O.openOf(uid)[0]!;
+    const amend = new Command();
+    amend.type = CommandType.AmendOrder;
+    amend.uid = uid; amend.market = O.market[r]!; amend.orderId = O.id[r]!; amend.amount = O.amount[r]! + 1;
+    amend.text = 't-kept';
+    clock.advanceBy(1);
+    expect(engine.submit(amend)).toBe(0);
+    const restored = restoreEngine(decodeSnapshot(encodeSnapshot(captureSnapshot(engine)).slice()), { clock: new SimClock(clock.nowUs()) });
+    const rr = restored.exchange.orders.find(amend.orderId);
+    expect(renderOrder(restored.exchange, rr).amend_text).toBe('t-kept');
+    expect(restored.stateHash()).toBe(engine.stateHash());
   });
 });
