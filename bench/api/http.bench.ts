@@ -1,0 +1,215 @@
+/**
+ * `npm run bench:http`: the ringmatch HTTP front against a bare uWebSockets.js hello-world, in one run.
+ *
+ * Processes (each its own Node process, all on 127.0.0.1, ephemeral ports): the bare server (bare-server.ts),
+ * the simulator (sim-server.ts: inline engine, rate limits off, no market maker, four funded users), and the
+ * load generator (load-generator.ts: raw keep-alive HTTP/1.1 sockets, one request in flight per connection,
+ * requests pre-built and pre-signed). With `taskset` and two or more cores, both servers are pinned to CPU 0
+ * and the generator to CPU 1; only one server is under load at a time.
+ *
+ * Scenarios
+ * - `hello`: `GET /` on the bare server, the reference rate.
+ * - `orders`: Gate-signed `POST /api/v4/spot/orders` (GTC limits that rest, sides alternating, never
+ *   crossing) interleaved one for one with signed `DELETE /api/v4/spot/orders/t-…` cancels of orders placed
+ *   256 placements earlier, so the book stays at about 256 orders. Against ringmatch; and the same bytes
+ *   against the bare server (which reads the body and answers "Hello World!"), to separate HTTP cost from ours.
+ * - `order-book`: public `GET /api/v4/spot/order_book?currency_pair=BTC_USDT&limit=10` on ringmatch.
+ *
+ * Phases per scenario and server: closed loop at full speed (requests/s, after a warm-up), then open loop at
+ * half of ringmatch's measured maximum for that scenario (the bare server gets the same rate), latency from
+ * each request's scheduled send time (p50/p99/p99.9). `ratio_to_bare` is our requests/s over the bare
+ * hello-world's. Targets (issue 4): signed order placement at least 50 % of the bare rate; p99 under 2 ms
+ * at half of our maximum rate.
+ *
+ * Output: a table (stdout), or with `--json` exactly one JSON array of rows on stdout, logs on stderr.
+ * `--quick`: 3 s phases (about 35 s in all); full: 10 s phases. `--connections=N` (default 32).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { machineInfo, machineLines } from '../machine.js';
+import { BENCH_KEYS, type FromGenerator, type FromServer, type PhaseResult, type PhaseSpec, type ToGenerator,
+  type Workload } from './protocol.js';
+
+const args = process.argv.slice(2);
+const JSON_OUT = args.includes('--json');
+const QUICK = args.includes('--quick');
+const CONNECTIONS = Number(args.find((a) => a.startsWith('--connections='))?.slice('--connections='.length) ?? 32);
+const WARMUP_S = QUICK ? 0.5 : 1;
+const DURATION_S = QUICK ? 3 : 10;
+/** Bound on requests per phase: far above what one generator core sends. */
+const MAX_RATE = 250_000;
+const P99_TARGET_US = 2000;
+const RATIO_TARGET = 0.5;
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const START = Date.now();
+const log = (line: string): void => {
+  process.stderr.write(`[${((Date.now() - START) / 1000).toFixed(1)}s] ${line}\n`);
+};
+
+const PIN = existsSync('/usr/bin/taskset') && os.cpus().length >= 2;
+
+function start(file: string, cpu: number): ChildProcess {
+  const node = [process.execPath, '--expose-gc', '--import', 'tsx', path.join(HERE, file)];
+  const [cmd, ...rest] = PIN ? ['/usr/bin/taskset', '-c', String(cpu), ...node] : node;
+  return spawn(cmd!, rest, { stdio: ['ignore', 2, 2, 'ipc'] });
+}
+
+function nextMessage<T>(child: ChildProcess, what: string, timeoutMs: number): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => done(new Error(`${what}: no answer in ${timeoutMs / 1000} s`)), timeoutMs);
+    const onMessage = (m: T): void => done(undefined, m);
+    const onExit = (code: number | null): void => done(new Error(`${what}: exited (${code})`));
+    function done(err: Error | undefined, m?: T): void {
+      clearTimeout(timer);
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+      if (err === undefined) resolve(m!);
+      else reject(err);
+    }
+    child.on('message', onMessage);
+    child.on('exit', onExit);
+  });
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  if (child.connected) child.disconnect();
+  const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
+  await exited;
+  clearTimeout(timer);
+}
+
+type ServerName = 'ringmatch' | 'bare-uws';
+
+interface Row {
+  scenario: string;
+  server: ServerName;
+  requests_per_sec: number;
+  p50_us: number;
+  p99_us: number;
+  p999_us: number;
+  connections: number;
+  duration_s: number;
+  ratio_to_bare?: number;
+  ratio_to_bare_same_requests?: number;
+  open_loop_rate: number;
+  errors: number;
+  closed_p99_us: number;
+  place_p99_us?: number;
+  cancel_p99_us?: number;
+  send_lag_p99_us?: number;
+  machine: ReturnType<typeof machineInfo>;
+}
+
+function fmt(n: number | undefined, digits = 0): string {
+  if (n === undefined || Number.isNaN(n)) return '';
+  return n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+}
+
+function table(rows: readonly Row[]): string {
+  const head = ['scenario', 'server', 'conns', 'max req/s', 'vs bare', 'open req/s', 'p50 µs', 'p99 µs', 'p99.9 µs',
+    'place p99', 'cancel p99', 'errors'];
+  const body = rows.map((r) => [r.scenario, r.server, String(r.connections), fmt(r.requests_per_sec),
+    r.ratio_to_bare === undefined ? '' : `${fmt(r.ratio_to_bare * 100, 1)} %`, fmt(r.open_loop_rate), fmt(r.p50_us),
+    fmt(r.p99_us), fmt(r.p999_us), fmt(r.place_p99_us), fmt(r.cancel_p99_us), String(r.errors)]);
+  const widths = head.map((h, c) => Math.max(h.length, ...body.map((b) => b[c]!.length)));
+  const line = (cells: string[]): string => cells.map((x, c) => (c >= 2 ? x.padStart(widths[c]!) : x.padEnd(widths[c]!))).join('  ').trimEnd();
+  return [line(head), line(widths.map((w) => '-'.repeat(w))), ...body.map(line)].join('\n');
+}
+
+async function main(): Promise<void> {
+  const machine = machineInfo();
+  const header = `ringmatch HTTP benchmark (${QUICK ? 'quick' : 'full'}): ${CONNECTIONS} connections, ${WARMUP_S} s warm-up + ${DURATION_S} s per phase`
+    + `${PIN ? '; servers pinned to CPU 0, load generator to CPU 1' : '; no CPU pinning'}\n${machineLines(machine)}`;
+  log(header);
+  const bare = start('bare-server.ts', 0);
+  const sim = start('sim-server.ts', 0);
+  const gen = start('load-generator.ts', 1);
+  const children = [bare, sim, gen];
+  try {
+    const [bareUp, simUp] = await Promise.all([
+      nextMessage<FromServer>(bare, 'bare server', 30_000),
+      nextMessage<FromServer>(sim, 'simulator', 30_000),
+      nextMessage<FromGenerator>(gen, 'load generator', 30_000),
+    ]);
+    const port: Record<ServerName, number> = { 'bare-uws': bareUp.port, ringmatch: simUp.port };
+    log(`bare uWebSockets.js on 127.0.0.1:${port['bare-uws']}, ringmatch on 127.0.0.1:${port.ringmatch}`);
+
+    const phase = async (server: ServerName, workload: Workload, mode: 'closed' | 'open', rate?: number): Promise<PhaseResult> => {
+      const spec: PhaseSpec = { port: port[server], workload, connections: CONNECTIONS, mode, rate,
+        warmupS: WARMUP_S, durationS: DURATION_S, maxRequests: Math.ceil(MAX_RATE * (WARMUP_S + DURATION_S)) };
+      const msg: ToGenerator = { type: 'phase', spec };
+      gen.send(msg);
+      const m = await nextMessage<FromGenerator>(gen, `${workload.kind} on ${server}`, (WARMUP_S + DURATION_S + 60) * 1000);
+      if (m.type !== 'result') throw new Error(`${workload.kind} on ${server}: ${m.type === 'failed' ? m.message : m.type}`);
+      const r = m.result;
+      log(`${workload.kind.padEnd(10)} ${server.padEnd(9)} ${mode.padEnd(6)}${rate === undefined ? '' : ` @${rate}/s`}: `
+        + `${fmt(r.requests_per_sec)} req/s, p50 ${r.latency.p50_us} µs, p99 ${r.latency.p99_us} µs, p99.9 ${r.latency.p999_us} µs, `
+        + `errors ${r.errors}${r.first_error === undefined ? '' : ` (first: ${r.first_error})`}`);
+      return r;
+    };
+
+    const hello: Workload = { kind: 'hello' };
+    const orders: Workload = { kind: 'orders', keys: BENCH_KEYS };
+    const book: Workload = { kind: 'order_book' };
+    const cases: { scenario: string; server: ServerName; workload: Workload; rateOf: string }[] = [
+      { scenario: 'hello GET /', server: 'bare-uws', workload: hello, rateOf: 'orders' },
+      { scenario: 'orders POST+DELETE signed', server: 'ringmatch', workload: orders, rateOf: 'orders' },
+      { scenario: 'orders POST+DELETE signed', server: 'bare-uws', workload: orders, rateOf: 'orders' },
+      { scenario: 'order_book GET public', server: 'ringmatch', workload: book, rateOf: 'order_book' },
+    ];
+    const closed: PhaseResult[] = [];
+    for (const c of cases) closed.push(await phase(c.server, c.workload, 'closed'));
+    const ourMax = (kind: string): number => closed[cases.findIndex((c) => c.server === 'ringmatch' && c.workload.kind === kind)]!.requests_per_sec;
+    const open: PhaseResult[] = [];
+    for (const c of cases) open.push(await phase(c.server, c.workload, 'open', Math.max(1, Math.round(ourMax(c.rateOf) / 2))));
+
+    const bareHello = closed[0]!.requests_per_sec;
+    const bareOrders = closed[2]!.requests_per_sec;
+    const rows: Row[] = cases.map((c, i) => {
+      const cl = closed[i]!;
+      const op = open[i]!;
+      const ours = c.server === 'ringmatch';
+      return {
+        scenario: c.scenario, server: c.server, requests_per_sec: cl.requests_per_sec,
+        p50_us: op.latency.p50_us, p99_us: op.latency.p99_us, p999_us: op.latency.p999_us,
+        connections: CONNECTIONS, duration_s: DURATION_S,
+        ...(ours ? { ratio_to_bare: Number((cl.requests_per_sec / bareHello).toFixed(3)) } : {}),
+        ...(ours && c.workload.kind === 'orders' ? { ratio_to_bare_same_requests: Number((cl.requests_per_sec / bareOrders).toFixed(3)) } : {}),
+        open_loop_rate: Math.round(ourMax(c.rateOf) / 2), errors: cl.errors + op.errors, closed_p99_us: cl.latency.p99_us,
+        ...(op.by_type === undefined ? {} : { place_p99_us: op.by_type.place!.p99_us, cancel_p99_us: op.by_type.cancel!.p99_us }),
+        ...(op.send_lag_p99_us === undefined ? {} : { send_lag_p99_us: op.send_lag_p99_us }),
+        machine,
+      };
+    });
+    const ordersRow = rows[1]!;
+    const verdict = (ok: boolean): string => (ok ? 'met' : 'NOT met');
+    const targets = [
+      `target: signed orders ≥ ${RATIO_TARGET * 100} % of the bare hello-world rate: ${fmt(ordersRow.ratio_to_bare! * 100, 1)} % `
+        + `(${fmt(ordersRow.requests_per_sec)} vs ${fmt(bareHello)} req/s): ${verdict(ordersRow.ratio_to_bare! >= RATIO_TARGET)}`,
+      `        (same request bytes against the bare server: ${fmt(bareOrders)} req/s; ours ${fmt(ordersRow.ratio_to_bare_same_requests! * 100, 1)} % of it)`,
+      `target: p99 < ${P99_TARGET_US / 1000} ms at half our maximum (${fmt(ordersRow.open_loop_rate)} req/s open loop): `
+        + `${fmt(ordersRow.p99_us)} µs: ${verdict(ordersRow.p99_us < P99_TARGET_US)}`,
+      'columns: max req/s closed loop; p50/p99/p99.9 open loop at "open req/s", from scheduled send time; vs bare = max req/s / bare hello max req/s',
+    ].join('\n');
+    const errors = rows.reduce((n, r) => n + r.errors, 0);
+    if (errors > 0) log(`WARNING: ${errors} requests failed or went unanswered (see the log above)`);
+    if (JSON_OUT) {
+      log(`\n${table(rows)}\n${targets}`);
+      process.stdout.write(`${JSON.stringify(rows)}\n`);
+    } else {
+      process.stdout.write(`${header}\n\n${table(rows)}\n\n${targets}\n`);
+    }
+    log(`done in ${((Date.now() - START) / 1000).toFixed(1)} s`);
+  } finally {
+    if (gen.connected) gen.send({ type: 'exit' } satisfies ToGenerator);
+    await Promise.all(children.map(stop));
+  }
+}
+
+await main();

@@ -1,0 +1,29 @@
+/**
+ * The measured server: the ringmatch simulator (`startSimulator`, inline engine, wall clock) with a benchmark
+ * configuration: one BTC_USDT market, four funded users with keys, rate limits off, no market maker.
+ * Run as a child of http.bench.ts: reports its port over IPC and closes when the channel closes.
+ */
+import { startSimulator } from '../../src/main.js';
+import type { SimulatorConfig } from '../../src/sim/config-file.js';
+import { BENCH_KEYS, type FromServer } from './protocol.js';
+
+const config: SimulatorConfig = {
+  currency_pairs: [
+    { id: 'BTC_USDT', base: 'BTC', quote: 'USDT', precision: 2, amount_precision: 6,
+      min_base_amount: '0.0001', min_quote_amount: '1', fee: '0.2', maker_fee_rate: '0.2' },
+  ],
+  users: BENCH_KEYS.map((k, i) => ({
+    uid: 20001 + i,
+    keys: [{ key: k.key, secret: k.secret, mode: 1, perms: 'all', ip_whitelist: [] }],
+    balances: { spot: { USDT: '1000000', BTC: '100' } },
+  })),
+  rate_limits: false,
+  market_maker: false,
+};
+
+const sim = await startSimulator(config, { host: '127.0.0.1', port: 0 });
+const msg: FromServer = { type: 'listening', port: sim.server.port };
+process.send?.(msg);
+process.on('disconnect', () => {
+  void sim.close().then(() => process.exit(0));
+});
