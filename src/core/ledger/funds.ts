@@ -15,16 +15,28 @@ import { BookType, isBookType } from './account-book.js';
 import { LedgerCode, type LedgerOutcome } from './ledger-codes.js';
 import { isCode, isValidAccount, isValidTime, type LedgerParts } from './parts.js';
 
+/**
+ * The checks credit and debit share, in the module header's order up to UserNotFound: the currency index and
+ * the amount in units, or the rejection. @allocates (a small result; funds operations are not on the hot path)
+ */
+function checkExternal(p: LedgerParts, time: number, uid: number, kind: number, sub: number, currency: string,
+  amount: number | bigint, type: number): { cur: number; amt: Amount } | LedgerOutcome {
+  if (!isValidTime(time) || !isValidAccount(p, kind, sub) || !isBookType(type)) return ResultCode.InvalidParam;
+  const cur = p.currencies.indexOf(currency);
+  if (cur < 0) return LedgerCode.CurrencyNotFound;
+  const amt = p.currencies.normalize(cur, amount, false);
+  if (isCode(amt)) return amt as LedgerOutcome;
+  if (!p.store.hasUser(uid)) return LedgerCode.UserNotFound;
+  return { cur, amt };
+}
+
 /** Adds `amount` (integer units, number or bigint) from outside to an account's available balance. */
 export function credit(p: LedgerParts, time: number, uid: number, kind: number, sub: number, currency: string,
   amount: number | bigint, type: number, text: string): LedgerOutcome {
-  if (!isValidTime(time) || !isValidAccount(p, kind, sub) || !isBookType(type)) return ResultCode.InvalidParam;
+  const checked = checkExternal(p, time, uid, kind, sub, currency, amount, type);
+  if (typeof checked === 'number') return checked;
+  const { cur, amt } = checked;
   const c = p.currencies;
-  const cur = c.indexOf(currency);
-  if (cur < 0) return LedgerCode.CurrencyNotFound;
-  const amt = c.normalize(cur, amount, false);
-  if (isCode(amt)) return amt as LedgerOutcome;
-  if (!p.store.hasUser(uid)) return LedgerCode.UserNotFound;
   const supply = addAmount(c.supply[cur]!, amt);
   if (!c.withinSupply(cur, supply)) return ResultCode.AmountTooMuch;
   const s = p.store;
@@ -39,13 +51,10 @@ export function credit(p: LedgerParts, time: number, uid: number, kind: number, 
 /** Removes `amount` from an account's available balance to outside (a withdrawal). */
 export function debit(p: LedgerParts, time: number, uid: number, kind: number, sub: number, currency: string,
   amount: number | bigint, type: number, text: string): LedgerOutcome {
-  if (!isValidTime(time) || !isValidAccount(p, kind, sub) || !isBookType(type)) return ResultCode.InvalidParam;
+  const checked = checkExternal(p, time, uid, kind, sub, currency, amount, type);
+  if (typeof checked === 'number') return checked;
+  const { cur, amt } = checked;
   const c = p.currencies;
-  const cur = c.indexOf(currency);
-  if (cur < 0) return LedgerCode.CurrencyNotFound;
-  const amt = c.normalize(cur, amount, false);
-  if (isCode(amt)) return amt as LedgerOutcome;
-  if (!p.store.hasUser(uid)) return LedgerCode.UserNotFound;
   const s = p.store;
   const rec = s.findRecord(uid, kind, sub, cur);
   if (rec < 0 || s.available(rec) < amt) return LedgerCode.BalanceNotEnough;
