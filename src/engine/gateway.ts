@@ -13,12 +13,11 @@
  * starts with; a ThreadedEngine gateway plugs in behind the same interface (see README).
  */
 import type { Clock } from '../core/clock.js';
-import { type Command, CommandType } from '../core/command.js';
+import type { Command } from '../core/command.js';
 import type { Exchange } from '../core/exchange/exchange.js';
-import { isBookCommand } from '../core/exchange/exchange.js';
 import type { ExchangeDefinition } from '../core/exchange/exchange-definition.js';
 import type { BookEvents } from '../core/matching/book-events.js';
-import { ResultCode } from '../core/result-code.js';
+import type { ResultCode } from '../core/result-code.js';
 import { type BookFactory, InlineEngine } from './inline-engine.js';
 
 /** `cmd` carries what the engine stamped (seq, time, a new order's id); it and `events` are valid during the call only. */
@@ -32,8 +31,6 @@ export interface ExchangeGateway {
   observe(listener: CommandDone): void;
   /** Writes up to `limit` levels of `side` of `market` into `prices`/`lots` (ticks, lots); returns the count. */
   depth(market: number, side: number, limit: number, prices: Float64Array, lots: Float64Array): number;
-  /** Changes applied to a market's book (Gate's order book `id`) and the time of the last one (µs; 0 if none). */
-  bookVersion(market: number): { id: number; updateUs: number };
   /** Adds a user outside the command log (control plane). Ok or the ledger's rejection. */
   addUser(uid: number, mainUid: number): ResultCode;
   stateHash(): Promise<string>;
@@ -43,15 +40,11 @@ export interface ExchangeGateway {
 export class InlineGateway implements ExchangeGateway {
   readonly engine: InlineEngine;
   readonly clock: Clock;
-  readonly #versions: Float64Array;
-  readonly #updated: Float64Array;
   readonly #listeners: CommandDone[] = [];
 
   constructor(def: ExchangeDefinition, clock: Clock, bookFactory?: BookFactory) {
     this.engine = new InlineEngine(def, { clock, bookFactory });
     this.clock = clock;
-    this.#versions = new Float64Array(def.markets.length);
-    this.#updated = new Float64Array(def.markets.length);
   }
 
   get exchange(): Exchange {
@@ -60,10 +53,6 @@ export class InlineGateway implements ExchangeGateway {
 
   submit(cmd: Command, done: CommandDone): void {
     const code = this.engine.submit(cmd);
-    if (code === ResultCode.Ok && isBookCommand(cmd.type) && (cmd.type !== CommandType.CancelAll || this.engine.events.count > 0)) {
-      this.#versions[cmd.market] = this.#versions[cmd.market]! + 1;
-      this.#updated[cmd.market] = cmd.time;
-    }
     for (const l of this.#listeners) l(code, cmd, this.engine.events);
     done(code, cmd, this.engine.events);
   }
@@ -74,10 +63,6 @@ export class InlineGateway implements ExchangeGateway {
 
   depth(market: number, side: number, limit: number, prices: Float64Array, lots: Float64Array): number {
     return this.engine.books[market]!.depth(side, limit, prices, lots);
-  }
-
-  bookVersion(market: number): { id: number; updateUs: number } {
-    return { id: this.#versions[market] ?? 0, updateUs: this.#updated[market] ?? 0 };
   }
 
   addUser(uid: number, mainUid: number): ResultCode {

@@ -1,6 +1,6 @@
 /**
- * Public market-data routes served from the MarketDataFeed: GET /spot/tickers, /spot/trades and
- * /spot/candlesticks. The feed is updated from every command's result (see main.ts); these handlers only read.
+ * Public market-data routes served from the MarketDataFeed: GET /spot/order_book, /spot/tickers, /spot/trades
+ * and /spot/candlesticks. The feed is updated from every command's result (see main.ts); these handlers only read.
  */
 import type { BookOf, MarketDataFeed } from '../market-data/market-data-feed.js';
 import type { Answer } from '../market-data/query.js';
@@ -23,6 +23,8 @@ export function spotMarketDataRoutes(feed: MarketDataFeed): (router: Router, dep
   return (router, deps) => {
     const { gateway } = deps;
     const bookOf: BookOf = (m) => ({ depth: (side, limit, prices, lots) => gateway.depth(m, side, limit, prices, lots) });
+    router.add({ method: 'GET', pattern: '/api/v4/spot/order_book', access: PUBLIC, limit: 'public',
+      handler: (req, reply) => send(reply, feed.spotOrderBook(queryOf(req), gateway.clock.nowUs(), bookOf)) });
     router.add({ method: 'GET', pattern: '/api/v4/spot/tickers', access: PUBLIC, limit: 'public',
       handler: (req, reply) => send(reply, feed.spotTickers(queryOf(req), gateway.clock.nowUs(), bookOf)) });
     router.add({ method: 'GET', pattern: '/api/v4/spot/trades', access: PUBLIC, limit: 'public',

@@ -1,17 +1,13 @@
 /**
  * Public spot reference data and depth (no credentials; rate class `public`, per IP):
  * GET /spot/currencies, /spot/currencies/{currency}, /spot/currency_pairs, /spot/currency_pairs/{pair},
- * /spot/order_book, /spot/time, and GET /margin/currency_pairs (empty: no margin markets yet; ccxt's
+ * /spot/time, and GET /margin/currency_pairs (empty: no margin markets yet; ccxt's
  * loadMarkets requires the route).
  */
 import type { Exchange } from '../../core/exchange/exchange.js';
-import { Side } from '../../core/matching/order-types.js';
 import { ResultCode } from '../../core/result-code.js';
-import { formatUnits, parseUnits } from '../../core/units.js';
 import type { ApiDeps } from '../deps.js';
-import { queryParam } from '../http/api-request.js';
 import type { Router } from '../router.js';
-import { intParam, queryPair } from './common.js';
 
 const PUBLIC = { kind: 'public' } as const;
 
@@ -37,24 +33,9 @@ export function renderCurrencyPair(ex: Exchange, m: number): Record<string, unkn
   };
 }
 
-/** Merges depth levels onto multiples of `step` ticks (asks up, bids down), summing lots. @allocates */
-function merged(prices: Float64Array, lots: Float64Array, n: number, step: number, up: boolean): [number, number][] {
-  const out: [number, number][] = [];
-  for (let i = 0; i < n; i++) {
-    const p = up ? Math.ceil(prices[i]! / step) * step : Math.floor(prices[i]! / step) * step;
-    const last = out[out.length - 1];
-    if (last !== undefined && last[0] === p) last[1] += lots[i]!;
-    else out.push([p, lots[i]!]);
-  }
-  return out;
-}
-
 export function registerSpotPublicRoutes(router: Router, deps: ApiDeps): void {
   const { gateway } = deps;
   const ex = (): Exchange => gateway.exchange;
-  const maxDepth = 1000;
-  const prices = new Float64Array(maxDepth);
-  const lots = new Float64Array(maxDepth);
 
   router.add({ method: 'GET', pattern: '/api/v4/spot/currencies', access: PUBLIC, limit: 'public',
     handler: (_req, reply) => reply.json(200, ex().currencies.map(renderCurrency)) });
@@ -81,33 +62,4 @@ export function registerSpotPublicRoutes(router: Router, deps: ApiDeps): void {
 
   router.add({ method: 'GET', pattern: '/api/v4/spot/time', access: PUBLIC, limit: 'public',
     handler: (_req, reply) => reply.json(200, { server_time: Math.floor(gateway.clock.nowUs() / 1000) }) });
-
-  router.add({ method: 'GET', pattern: '/api/v4/spot/order_book', access: PUBLIC, limit: 'public',
-    handler: (req, reply) => {
-      const m = queryPair(ex(), req);
-      if (m < 0) return reply.error(m);
-      const limit = intParam(req, 'limit', 10, 1, maxDepth);
-      if (limit < 0) return reply.error(limit, 'limit must be an integer in 1..1000');
-      const market = ex().markets[m]!;
-      const interval = queryParam(req, 'interval') ?? '0';
-      let step = 1;
-      if (!/^0*(\.0*)?$/.test(interval)) {
-        step = parseUnits(interval, market.priceScale);
-        if (step < 0) return reply.error(ResultCode.InvalidParam, 'interval must be 0 or a multiple of the price tick');
-      }
-      const side = (s: number): [string, string][] => {
-        const n = gateway.depth(m, s, step === 1 ? limit : maxDepth, prices, lots);
-        return merged(prices, lots, n, step, s === Side.Sell).slice(0, limit)
-          .map(([p, l]) => [formatUnits(p, market.priceScale), formatUnits(l, market.amountScale)]);
-      };
-      const version = gateway.bookVersion(m);
-      const nowMs = Math.floor(gateway.clock.nowUs() / 1000);
-      const body: Record<string, unknown> = {};
-      if (queryParam(req, 'with_id') === 'true') body.id = version.id;
-      body.current = nowMs;
-      body.update = version.updateUs === 0 ? nowMs : Math.floor(version.updateUs / 1000);
-      body.asks = side(Side.Sell);
-      body.bids = side(Side.Buy);
-      reply.json(200, body);
-    } });
 }
