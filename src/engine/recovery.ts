@@ -45,16 +45,25 @@ export async function readHeader(path: string): Promise<JournalHeaderData> {
  * replayed record). With `repair`, a damaged tail is first truncated on disk.
  */
 export async function recoverFromJournal(path: string, options: { repair?: boolean; bookFactory?: BookFactory } = {}): Promise<Recovered> {
-  if (options.repair === true) await repairJournal(path);
+  const repaired = options.repair === true ? await repairJournal(path) : undefined;
   const header = await readHeader(path);
   const definition = JSON.parse(header.configJson) as ExchangeDefinition;
   const engine = new InlineEngine(definition, { clock: new SimClock(0), bookFactory: options.bookFactory });
   const cmd = new Command();
-  const report = await readJournal(path, (c) => {
+  const report = withDefect(await readJournal(path, (c) => {
     engine.apply(cmd.copyFrom(c));
-  });
+  }), repaired);
   engine.sequencer.resumeAfter(cmd.seq);
   return { engine, report, definition };
+}
+
+/**
+ * The report of a replay after a repair, keeping where and why the repair cut the tail (the replay itself then
+ * reads a whole file and would report no defect).
+ */
+function withDefect(report: JournalReport, repaired: JournalReport | undefined): JournalReport {
+  if (repaired?.truncatedAt === undefined) return report;
+  return { ...report, fileBytes: repaired.fileBytes, truncatedAt: repaired.truncatedAt, ...(repaired.reason === undefined ? {} : { reason: repaired.reason }) };
 }
 
 /** The journal's file name inside a recovery directory given as a string. */
@@ -86,7 +95,7 @@ const canonical = (json: string): string => JSON.stringify(JSON.parse(json));
 export async function recover(target: string | { snapshotDir: string; journalPath: string },
   options: RecoverOptions = {}): Promise<SnapshotRecovered> {
   const { snapshotDir, journalPath } = typeof target === 'string' ? { snapshotDir: target, journalPath: join(target, JOURNAL_FILE) } : target;
-  if (options.repair === true) await repairJournal(journalPath);
+  const repaired = options.repair === true ? await repairJournal(journalPath) : undefined;
   const header = await readHeader(journalPath);
   const definition = JSON.parse(header.configJson) as ExchangeDefinition;
   const log = options.log ?? ((m: string) => console.warn(m));
@@ -111,12 +120,12 @@ export async function recover(target: string | { snapshotDir: string; journalPat
   const cmd = new Command();
   let replayed = 0;
   let last = after;
-  const report = await readJournal(journalPath, (c) => {
+  const report = withDefect(await readJournal(journalPath, (c) => {
     if (c.seq <= after) return;
     engine.apply(cmd.copyFrom(c));
     replayed++;
     last = c.seq;
-  });
+  }), repaired);
   engine.sequencer.resumeAfter(last);
   const base = { engine, report, definition, skipped, replayed };
   return snapshot === undefined ? base : { ...base, snapshot };

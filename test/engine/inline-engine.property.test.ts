@@ -1,6 +1,6 @@
 // The inline engine keeps ledger and book invariants on random streams, is independent of the book
 // implementation, and a journal of the run replays to the same state hash.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { appendFile, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -67,4 +67,26 @@ describe('InlineEngine', () => {
     expect(recovered.engine.stateHash()).toBe(engine.stateHash());
     expect(recovered.engine.sequencer.lastSeq).toBe(engine.sequencer.lastSeq);
   });
+
+  it('reports where a repair cut a torn tail, and recovers the whole records before it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ringmatch-journal-'));
+    dirs.push(dir);
+    const path = join(dir, 'torn.journal');
+    const clock = new SimClock(T0);
+    const journal = await JournalWriter.open(path, headerFor(ENGINE_DEFINITION, T0), { fsync: 'batch' });
+    const engine = new InlineEngine(ENGINE_DEFINITION, { clock, journal });
+    const s = new EngineStream(9);
+    for (const c of s.openings()) engine.submit(c);
+    for (let i = 0; i < 500; i++) { clock.advanceBy(2); engine.submit(s.next()); }
+    await engine.flush();
+    await journal.close();
+    const whole = (await stat(path)).size;
+    await appendFile(path, Buffer.from([200, 0, 0, 0, 1, 2, 3]));
+    const recovered = await recoverFromJournal(path, { repair: true });
+    expect(recovered.report.truncatedAt).toBe(whole);
+    expect(recovered.report.reason).toBeDefined();
+    expect((await stat(path)).size).toBe(whole);
+    expect(recovered.engine.stateHash()).toBe(engine.stateHash());
+  });
 });
+
