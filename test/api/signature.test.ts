@@ -1,7 +1,7 @@
 // Gate's APIv4 signature: the server's check agrees with an independent node:crypto computation.
 import { createHash, createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { queryCandidates, signRequest, verifySignature } from '../../src/api/auth/signature.js';
+import { hmacSha512, queryCandidates, signRequest, verifySignature } from '../../src/api/auth/signature.js';
 
 const EMPTY_SHA512 = 'cf83e1357eefb8bdf1542850d66d8007d620e4050b5715dc83f4a921d36ce9ce47d0d13c5d85f2b0ff8318d2877eec2f63b931bd47417a81a538327af927da3e';
 
@@ -34,6 +34,22 @@ describe('signature', () => {
     expect(verifySignature('s', 'POST', '/api/v4/spot/accounts', '', '', '1', sign)).toBe(false);
     expect(verifySignature('s', 'GET', '/api/v4/spot/accounts', '', '{}', '1', sign)).toBe(false);
     expect(verifySignature('s', 'GET', '/api/v4/spot/accounts', '', '', '1', 'zz')).toBe(false);
+  });
+
+  it('computes HMAC-SHA512 from its definition exactly as node:crypto does, for short, long and non-ASCII secrets', () => {
+    const secrets = ['', 's', 'k'.repeat(127), 'k'.repeat(128), 'k'.repeat(129), 'x'.repeat(300), 'clé-秘密-🔑'];
+    const messages = ['', 'POST\n/api/v4/spot/orders\n\nabc\n1', 'ünïcödé ' + 'm'.repeat(1000)];
+    for (const secret of secrets) {
+      for (const message of messages) {
+        expect(hmacSha512(secret, message).toString('hex')).toBe(createHmac('sha512', secret).update(message).digest('hex'));
+        expect(hmacSha512(secret, message).toString('hex')).toBe(createHmac('sha512', secret).update(message).digest('hex'));
+      }
+    }
+  });
+
+  it('accepts an upper-case hex SIGN', () => {
+    const sign = signRequest('s', 'GET', '/api/v4/spot/accounts', '', '', '1');
+    expect(verifySignature('s', 'GET', '/api/v4/spot/accounts', '', '', '1', sign.toUpperCase())).toBe(true);
   });
 
   it('survives a malformed percent-encoding', () => {

@@ -5,20 +5,69 @@
  *
  * PATH is the request path as received (with `/api/v4`); QUERY the query string percent-decoded, in URL
  * order ('' when none); the body hash covers the raw bytes as received ('' hashes to cf83e1…).
- * Cost: one SHA-512 of the body plus one HMAC per query form tried (at most three on a mismatch).
+ *
+ * Verification computes HMAC from its definition (RFC 2104) with node's one-shot `hash`: the secret's inner
+ * and outer pad blocks are derived once per secret and kept (bounded cache), so a request costs one SHA-512
+ * of the body plus two SHA-512 calls per query form tried (at most three on a mismatch), and no Hmac
+ * object. Allocates the hash outputs and one message buffer per form.
  */
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, hash, timingSafeEqual } from 'node:crypto';
 
-export const sha512Hex = (text: string): string => createHash('sha512').update(text).digest('hex');
+/** SHA-512's block size in bytes (the HMAC key pad length). */
+const BLOCK = 128;
+/** Secrets whose pads are kept; past this the cache starts over (keys are few; a flood cannot grow it). */
+const PAD_CACHE_MAX = 4096;
+
+export const sha512Hex = (text: string): string => hash('sha512', text, 'hex');
 
 /** The signature string of a request. */
 export function signaturePayload(method: string, path: string, query: string, body: string, timestamp: string): string {
   return `${method}\n${path}\n${query}\n${sha512Hex(body)}\n${timestamp}`;
 }
 
-/** SIGN for a request (what clients compute). */
+/** SIGN for a request (what clients compute; the reference implementation the fast path is tested against). */
 export function signRequest(secret: string, method: string, path: string, query: string, body: string, timestamp: string): string {
   return createHmac('sha512', secret).update(signaturePayload(method, path, query, body, timestamp)).digest('hex');
+}
+
+interface Pads {
+  /** key ⊕ 0x36, one block. */
+  readonly inner: Buffer;
+  /** key ⊕ 0x5c, one block, followed by room for the inner digest. */
+  readonly outer: Buffer;
+}
+
+const pads = new Map<string, Pads>();
+
+function padsOf(secret: string): Pads {
+  let p = pads.get(secret);
+  if (p !== undefined) return p;
+  let key = Buffer.from(secret, 'utf8');
+  if (key.length > BLOCK) key = hash('sha512', key, 'buffer');
+  const inner = Buffer.alloc(BLOCK, 0x36);
+  const outer = Buffer.alloc(BLOCK + 64, 0x5c);
+  for (let i = 0; i < key.length; i++) {
+    inner[i] = key[i]! ^ 0x36;
+    outer[i] = key[i]! ^ 0x5c;
+  }
+  if (pads.size >= PAD_CACHE_MAX) pads.clear();
+  pads.set(secret, p = { inner, outer });
+  return p;
+}
+
+/** Inner pad followed by the message: reused, grown to the longest message seen (one thread owns it). */
+let scratch = Buffer.alloc(BLOCK + 4096);
+
+/** HMAC-SHA512(secret, message) as raw bytes. */
+export function hmacSha512(secret: string, message: string): Buffer {
+  const p = padsOf(secret);
+  const need = BLOCK + Buffer.byteLength(message, 'utf8');
+  if (need > scratch.length) scratch = Buffer.alloc(need * 2);
+  p.inner.copy(scratch, 0);
+  scratch.write(message, BLOCK, 'utf8');
+  const inner = hash('sha512', scratch.subarray(0, need), 'buffer');
+  inner.copy(p.outer, BLOCK);
+  return hash('sha512', p.outer, 'buffer');
 }
 
 function decode(text: string): string | undefined {
@@ -34,6 +83,7 @@ function decode(text: string): string | undefined {
  * decoded literally, and as received. Duplicates are dropped.
  */
 export function queryCandidates(rawQuery: string): string[] {
+  if (rawQuery === '') return [''];
   const out: string[] = [];
   for (const q of [decode(rawQuery.replace(/\+/g, '%20')), decode(rawQuery), rawQuery]) {
     if (q !== undefined && !out.includes(q)) out.push(q);
@@ -41,15 +91,16 @@ export function queryCandidates(rawQuery: string): string[] {
   return out;
 }
 
-/** True when `sign` (lower-case hex) matches the request under one of the query forms. */
+const HEX_128 = /^[0-9a-fA-F]{128}$/;
+
+/** True when `sign` (hex) matches the request under one of the query forms. */
 export function verifySignature(secret: string, method: string, path: string, rawQuery: string, body: string,
   timestamp: string, sign: string): boolean {
-  if (!/^[0-9a-fA-F]{128}$/.test(sign)) return false;
-  const given = Buffer.from(sign.toLowerCase(), 'hex');
+  if (sign.length !== 128 || !HEX_128.test(sign)) return false;
+  const given = Buffer.from(sign, 'hex');
   const bodyHash = sha512Hex(body);
   for (const q of queryCandidates(rawQuery)) {
-    const mac = createHmac('sha512', secret).update(`${method}\n${path}\n${q}\n${bodyHash}\n${timestamp}`).digest();
-    if (timingSafeEqual(mac, given)) return true;
+    if (timingSafeEqual(hmacSha512(secret, `${method}\n${path}\n${q}\n${bodyHash}\n${timestamp}`), given)) return true;
   }
   return false;
 }
