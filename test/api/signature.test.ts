@@ -34,6 +34,8 @@ describe('signature', () => {
     expect(verifySignature('s', 'POST', '/api/v4/spot/accounts', '', '', '1', sign)).toBe(false);
     expect(verifySignature('s', 'GET', '/api/v4/spot/accounts', '', '{}', '1', sign)).toBe(false);
     expect(verifySignature('s', 'GET', '/api/v4/spot/accounts', '', '', '1', 'zz')).toBe(false);
+    expect(verifySignature('s', 'GET', '/api/v4/spot/accounts', '', '', '1', `${sign.slice(0, 127)}g`)).toBe(false);
+    expect(verifySignature('s', 'GET', '/api/v4/spot/accounts', '', '', '1', `g${sign.slice(1)}`)).toBe(false);
   });
 
   it('computes HMAC-SHA512 from its definition exactly as node:crypto does, for short, long and non-ASCII secrets', () => {
