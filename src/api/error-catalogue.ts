@@ -58,6 +58,8 @@ export const ERROR_CATALOGUE: Readonly<Record<Rejection, GateError>> = {
   [ResultCode.TooManyPairs]: { label: 'TOO_MANY_CURRENCY_PAIRS', status: 400, message: 'Too many currency pairs in the batch' },
   [ResultCode.TooManyOrders]: { label: 'TOO_MANY_ORDERS', status: 400, message: 'Too many orders in the batch' },
   [ResultCode.MixedAccountType]: { label: 'MIXED_ACCOUNT_TYPE', status: 400, message: 'More than one account type in the batch' },
+  [ResultCode.TriggerPriceBelowLast]: { label: 'AUTO_TRIGGER_PRICE_LESS_LAST', status: 400, message: 'Trigger price must be above the last price for rule >=' },
+  [ResultCode.TriggerPriceAboveLast]: { label: 'AUTO_TRIGGER_PRICE_GREATE_LAST', status: 400, message: 'Trigger price must be below the last price for rule <=' },
   [ResultCode.BookFull]: { label: 'TOO_BUSY', status: 503, message: 'Server busy, retry later' },
   [ResultCode.Busy]: { label: 'TOO_BUSY', status: 503, message: 'Server busy, retry later' },
 };

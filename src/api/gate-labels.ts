@@ -1,6 +1,7 @@
 /**
  * Every error label of Gate's REST API v4 (its published catalogue), spelled exactly as Gate spells them
- * (including its `RISK_LIMIT_TOO_lOW`): programs branch on these strings.
+ * (including its `RISK_LIMIT_TOO_lOW`): programs branch on these strings. The price-trigger labels come from
+ * the clients' label maps (ccxt maps them to InvalidOrder), not the seed's part 7.
  */
 export const GATE_LABELS: ReadonlySet<string> = new Set([
   'INVALID_PARAM_VALUE', 'INVALID_PROTOCOL', 'INVALID_ARGUMENT', 'INVALID_REQUEST_BODY', 'MISSING_REQUIRED_PARAM',
@@ -32,4 +33,5 @@ export const GATE_LABELS: ReadonlySet<string> = new Set([
   'ERR_ORDER_NUMBER_LIMIT', 'ERR_PRODUCT_CLOSE', 'COPIES_NOT_ENOUGH', 'COPIES_TOO_SMALL', 'COPIES_TOO_BIG',
   'INTERNAL', 'SERVER_ERROR', 'TOO_BUSY', 'PRICE_OBSOLETE', 'TOO_MANY_REQUESTS', 'QUOTA_NOT_ENOUGH',
   'SERVER_TIMEOUT', 'REQUEST_FORBIDDEN', 'CONVERT_PREVIEW_EXPIRED', 'CONVERT_PREVIEW_NOT_MATCH',
+  'AUTO_TRIGGER_PRICE_LESS_LAST', 'AUTO_TRIGGER_PRICE_GREATE_LAST', 'PRICE_THRESHOLD_EXCEEDED',
 ]);

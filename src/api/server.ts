@@ -28,6 +28,7 @@ import { registerSpotAccountRoutes } from './routes/spot-account.js';
 import { registerSpotBatchRoutes } from './routes/spot-batch.js';
 import { registerSpotOrderRoutes } from './routes/spot-orders.js';
 import { registerSpotPublicRoutes } from './routes/spot-public.js';
+import { registerSpotPriceOrderRoutes } from './routes/spot-price-orders.js';
 import { registerWalletRoutes } from './routes/wallet.js';
 import { checkControlAccess } from './routes/sim-access.js';
 import { placeLimitKeys } from './routes/limit-keys.js';
@@ -93,8 +94,16 @@ function withinRate(limiter: RateLimiter, route: Route, req: ApiRequest, who: st
   return limiter.take(route.limit, `${who}|${route.method} ${route.pattern}`, nowMs);
 }
 
-export function createServer(options: ServerOptions): Server {
-  const host = options.host ?? '127.0.0.1';
+/** The front without a socket: the route table, the shared deps and uWS's `any` handler. */
+export interface HttpHandler {
+  readonly router: Router;
+  readonly deps: ApiDeps;
+  /** The request handler uWS calls (also driven directly, with stand-in objects, by benchmarks). */
+  readonly onRequest: (res: HttpResponse, req: HttpRequest) => void;
+}
+
+/** Builds the routes and the request pipeline of the module header; binds nothing. */
+export function createHttpHandler(options: ServerOptions): HttpHandler {
   const bodyLimit = options.bodyLimit ?? 1 << 20;
   const windowS = options.authWindowS ?? 60;
   const trustProxy = options.trustProxy ?? false;
@@ -110,6 +119,7 @@ export function createServer(options: ServerOptions): Server {
   registerSpotAccountRoutes(router, deps);
   registerSpotOrderRoutes(router, deps);
   registerSpotBatchRoutes(router, deps);
+  registerSpotPriceOrderRoutes(router, deps);
   registerSimRoutes(router, deps);
   for (const extra of options.extraRoutes ?? []) extra(router, deps);
 
@@ -186,6 +196,10 @@ export function createServer(options: ServerOptions): Server {
         reply.error(ResultCode.BodyTooLarge);
         return;
       }
+      if (isLast && chunks.length === 0) {
+        req.body = Buffer.from(chunk).toString('utf8');
+        return proceed();
+      }
       chunks.push(Buffer.from(chunk.slice(0)));
       if (!isLast) return;
       req.body = Buffer.concat(chunks).toString('utf8');
@@ -193,6 +207,12 @@ export function createServer(options: ServerOptions): Server {
     });
   };
 
+  return { router, deps, onRequest };
+}
+
+export function createServer(options: ServerOptions): Server {
+  const host = options.host ?? '127.0.0.1';
+  const { router, deps, onRequest } = createHttpHandler(options);
   const app: TemplatedApp = App();
   app.any('/*', onRequest);
   let listenSocket: us_listen_socket | undefined;

@@ -98,6 +98,10 @@ export const ResultCode = {
   TooManyOrders: -4018,
   /** A batch mixing accounts. */
   MixedAccountType: -4019,
+  /** A `>=` price trigger at or below the last price (it would fire at once). */
+  TriggerPriceBelowLast: -4030,
+  /** A `<=` price trigger at or above the last price (it would fire at once). */
+  TriggerPriceAboveLast: -4031,
 
   /** Out of capacity (order pool at its configured maximum); retry later. */
   BookFull: -9001,

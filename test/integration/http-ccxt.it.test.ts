@@ -105,6 +105,25 @@ describe('ccxt gate against the simulator', () => {
     expect(cancelled).toHaveLength(2);
   });
 
+  it('places stop-loss and take-profit orders as price triggers, lists, fetches and cancels them', async () => {
+    await alice.createOrder('BTC/USDT', 'limit', 'sell', 0.001, 61000);
+    await bob.createOrder('BTC/USDT', 'limit', 'buy', 0.001, 61000);
+    const stop = await alice.createOrder('BTC/USDT', 'limit', 'sell', 0.001, 59000, { stopLossPrice: 60000 });
+    const take = await alice.createOrder('BTC/USDT', 'limit', 'sell', 0.001, 63000, { takeProfitPrice: 62000 });
+    const open = await alice.fetchOpenOrders('BTC/USDT', undefined, undefined, { trigger: true });
+    expect(open.map((o) => o.id).sort()).toEqual([stop.id, take.id].sort());
+    const fetched = await alice.fetchOrder(stop.id!, 'BTC/USDT', { trigger: true });
+    expect([fetched.side, fetched.price, fetched.amount, fetched.status]).toEqual(['sell', 59000, 0.001, 'open']);
+    expect(fetched.triggerPrice).toBe(60000);
+    await alice.cancelOrder(stop.id!, 'BTC/USDT', { trigger: true });
+    await alice.createOrder('BTC/USDT', 'limit', 'sell', 0.001, 62000);
+    await bob.createOrder('BTC/USDT', 'limit', 'buy', 0.001, 62000);
+    expect(await alice.fetchOpenOrders('BTC/USDT', undefined, undefined, { trigger: true })).toEqual([]);
+    const placed = await alice.fetchOpenOrders('BTC/USDT');
+    expect(placed.some((o) => o.price === 63000 && o.side === 'sell')).toBe(true);
+    await alice.cancelAllOrders('BTC/USDT');
+  });
+
   it('fetches trading fees and the server time', async () => {
     const fee = await alice.fetchTradingFee('BTC/USDT');
     expect([fee.taker, fee.maker]).toEqual([0.002, 0.001]);

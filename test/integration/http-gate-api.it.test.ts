@@ -120,6 +120,21 @@ describe('gate-api against the simulator', () => {
     expect(Number(off.triggerTime)).toBe(0);
   });
 
+  it('creates, lists, gets and cancels price-triggered orders', async () => {
+    const trigger = Object.assign(new GateApi.SpotPriceTrigger(), { price: '90000', rule: GateApi.SpotPriceTrigger.Rule.GreaterThanOrEqualTo, expiration: 3600 });
+    const put = Object.assign(new GateApi.SpotPricePutOrder(), { type: 'limit', side: 'buy', price: '50000', amount: '0.001', account: 'normal', timeInForce: 'gtc' });
+    const created = await spot.createSpotPriceTriggeredOrder(Object.assign(new GateApi.SpotPriceTriggeredOrder(), { trigger, put, market: 'BTC_USDT' }));
+    expect(created.response.status).toBe(201);
+    const id = String(created.body.id);
+    const got = (await spot.getSpotPriceTriggeredOrder(id)).body;
+    expect([got.market, got.status, got.trigger.price, got.put.amount, got.user]).toEqual(['BTC_USDT', 'open', '90000', '0.001', 10001]);
+    expect((await spot.listSpotPriceTriggeredOrders('open', { market: 'BTC_USDT' })).body.map((o) => String(o.id))).toEqual([id]);
+    const cancelled = (await spot.cancelSpotPriceTriggeredOrderList({ market: 'BTC_USDT', account: 'normal' })).body;
+    expect(cancelled.map((o) => [String(o.id), o.status])).toEqual([[id, 'cancelled']]);
+    expect((await spot.listSpotPriceTriggeredOrders('finished', { limit: 1 })).body.map((o) => String(o.id))).toEqual([id]);
+    expect(await rejection(spot.cancelSpotPriceTriggeredOrder(id))).toEqual([400, 'ORDER_CANCELLED']);
+  });
+
   it('rejects with Gate statuses and labels', async () => {
     expect(await rejection(spot.getOrder('123456789', 'BTC_USDT'))).toEqual([404, 'ORDER_NOT_FOUND']);
     expect(await rejection(spot.createOrder(order({ currencyPair: 'NOPE_USDT', side: 'buy', amount: '1', price: '1' })))).toEqual([400, 'INVALID_CURRENCY_PAIR']);
