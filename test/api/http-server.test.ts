@@ -107,6 +107,15 @@ describe('errors and headers', () => {
     expect(r.status).toBe(200);
     expect((r.body as { price: string }).price).toBe('95');
   });
+
+  it('pages GET /spot/orders with X-Pagination-Limit, -Offset and -Total', async () => {
+    const place = (price: string) => signedFetch(port, { method: 'POST', path: '/api/v4/spot/orders', key: 'k2', secret: 's2',
+      body: JSON.stringify({ currency_pair: 'ETH_USDT', side: 'buy', amount: '0.01', price }) });
+    for (const p of ['101', '102', '103']) expect((await place(p)).status).toBe(201);
+    const r = await signedFetch(port, { path: '/api/v4/spot/orders', query: 'currency_pair=ETH_USDT&status=open&limit=2&page=2', key: 'k2', secret: 's2' });
+    expect((r.body as { price: string }[]).map((o) => o.price)).toEqual(['103']);
+    expect(['limit', 'offset', 'total'].map((h) => r.headers.get(`x-pagination-${h}`))).toEqual(['2', '2', '3']);
+  });
 });
 
 describe('rate limits', () => {

@@ -33,6 +33,11 @@ export function optionalPair(ex: Exchange, req: ApiRequest): number {
 /** Ok when the query's `account` is absent or spot. */
 export const queryAccount = (req: ApiRequest): ResultCode => checkAccount(queryParam(req, 'account'));
 
+/** Gate's X-Pagination-* headers of a list page: `limit` asked, `offset` of its first record, `total` matching. @allocates */
+export function paginationHeaders(limit: number, offset: number, total: number): Record<string, string> {
+  return { 'X-Pagination-Limit': String(limit), 'X-Pagination-Offset': String(offset), 'X-Pagination-Total': String(total) };
+}
+
 /** A ppm rate as Gate's fraction string ("0.002"). */
 export function ppmFraction(ppm: number): string {
   const s = (ppm / 1e6).toFixed(6);

@@ -18,7 +18,7 @@ import { type ApiRequest, bodyObject, bodyOrQuery, queryParam } from '../http/ap
 import { wallMicros } from '../http/wall-time.js';
 import type { Router } from '../router.js';
 import { checkAccount } from '../spot-order-request.js';
-import { intParam, optionalPair, queryAccount, queryPair, timeParamUs } from './common.js';
+import { intParam, optionalPair, paginationHeaders, queryAccount, queryPair, timeParamUs } from './common.js';
 import { amendOrder, cancelAll, cancelOrder, placeOrder } from './order-actions.js';
 import { actionMode, checkExptime, findOwnOrder, shapeOrder } from './order-view.js';
 
@@ -71,7 +71,7 @@ export function registerSpotOrderRoutes(router: Router, deps: ApiDeps): void {
         records = records.filter((r) => (side === 0 || O.side[r] === side) && O.createTime[r]! >= from && O.createTime[r]! <= to);
       }
       const start = (page - 1) * limit;
-      reply.json(200, records.slice(start, start + limit).map((r) => renderOrder(ex(), r)));
+      reply.json(200, records.slice(start, start + limit).map((r) => renderOrder(ex(), r)), paginationHeaders(limit, start, records.length));
     } });
 
   router.add({ method: 'GET', pattern: '/api/v4/spot/open_orders', access: SPOT, limit: 'spot',

@@ -22,7 +22,7 @@ import type { Router } from '../router.js';
 import { parseCreateOrder, parseOrderId, parsePair } from '../spot-order-request.js';
 import type { PriceOrder, PutOrder, TriggerRule } from '../price-orders/price-order-store.js';
 import { PriceTriggers, putBody } from '../price-orders/price-triggers.js';
-import { intParam } from './common.js';
+import { intParam, paginationHeaders } from './common.js';
 
 const SPOT = { kind: 'private', group: 'spot' } as const;
 const MAX_EXPIRATION_S = 30 * 86_400;
@@ -150,7 +150,7 @@ export function registerSpotPriceOrderRoutes(router: Router, deps: ApiDeps): Pri
       const offset = intParam(req, 'offset', 0, 0, 1_000_000_000);
       if (limit < 0 || offset < 0) return reply.error(ResultCode.InvalidParam, 'limit is 1..1000 and offset ≥ 0');
       const all = account === 'none' ? [] : status === 'open' ? triggers.store.openOf(req.uid, market) : triggers.store.finishedOf(req.uid, market);
-      reply.json(200, all.slice(offset, offset + limit).map((o) => renderPriceOrder(deps, o)));
+      reply.json(200, all.slice(offset, offset + limit).map((o) => renderPriceOrder(deps, o)), paginationHeaders(limit, offset, all.length));
     } });
 
   router.add({ method: 'DELETE', pattern: '/api/v4/spot/price_orders', access: SPOT, limit: 'spot-cancel',

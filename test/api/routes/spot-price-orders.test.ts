@@ -9,7 +9,7 @@ type J = Record<string, unknown>;
 
 const call = async (method: string, path: string, body?: unknown, query = '', key: [string, string] = ['k1', 's1']) =>
   signedFetch(sim.server.port, { method, path: `/api/v4${path}`, query, body: body === undefined ? '' : JSON.stringify(body), key: key[0], secret: key[1] }) as
-    Promise<{ status: number; body: J & J[] }>;
+    Promise<{ status: number; body: J & J[]; headers: Headers }>;
 const BOB: [string, string] = ['k2', 's2'];
 const hash = async (): Promise<string> => ((await plainFetch(sim.server.port, '/sim/state_hash')).body as J).state_hash as string;
 const advance = (ms: number) => plainFetch(sim.server.port, '/sim/clock', { method: 'POST', body: JSON.stringify({ advance_ms: ms }), headers: { 'Content-Type': 'application/json' } });
@@ -124,7 +124,9 @@ describe('price-triggered orders', () => {
     expect((await call('DELETE', `/spot/price_orders/${ids[0]!}`)).body.label).toBe('ORDER_CANCELLED');
     const open = (await call('GET', '/spot/price_orders', undefined, 'status=open&market=BTC_USDT')).body;
     expect(open.map((o) => o.id)).toEqual([ids[1], ids[2]]);
-    expect((await call('GET', '/spot/price_orders', undefined, 'status=open&limit=1&offset=1')).body.map((o) => o.id)).toEqual([ids[2]]);
+    const page = await call('GET', '/spot/price_orders', undefined, 'status=open&limit=1&offset=1');
+    expect(page.body.map((o) => o.id)).toEqual([ids[2]]);
+    expect(['limit', 'offset', 'total'].map((h) => page.headers.get(`x-pagination-${h}`))).toEqual(['1', '1', '2']);
     expect((await call('GET', '/spot/price_orders', undefined, 'status=open&account=unified')).body).toEqual([]);
     expect((await call('GET', '/spot/price_orders', undefined, 'status=open&market=ETH_USDT')).body).toEqual([]);
     const all = await call('DELETE', '/spot/price_orders', undefined, 'market=BTC_USDT&account=normal');
