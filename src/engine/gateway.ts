@@ -9,11 +9,17 @@
  *   has been called. Reads allocate only what the caller renders.
  * - `depth` reads one side of a market's book (levels best first) into the caller's arrays.
  *
- * InlineGateway runs the InlineEngine: synchronous, deterministic, no threads. It is what the simulator
- * starts with; a ThreadedEngine gateway plugs in behind the same interface (see README).
+ * - `settled()` resolves once every command submitted so far has called its `done`.
+ * - `submit` may be called from an observer or a `done` (a trigger placing an order): the command is
+ *   queued and runs after the current one, before the outermost `submit` returns (inline) or in intake
+ *   order (threaded).
+ *
+ * InlineGateway runs the InlineEngine: synchronous, deterministic, no threads (tests, replays, the embedded
+ * API). ThreadedGateway (threaded-gateway.ts) runs the ThreadedEngine behind the same interface: the
+ * simulator's default.
  */
 import type { Clock } from '../core/clock.js';
-import type { Command } from '../core/command.js';
+import { Command } from '../core/command.js';
 import type { Exchange } from '../core/exchange/exchange.js';
 import type { ExchangeDefinition } from '../core/exchange/exchange-definition.js';
 import type { BookEvents } from '../core/matching/book-events.js';
@@ -33,6 +39,8 @@ export interface ExchangeGateway {
   depth(market: number, side: number, limit: number, prices: Float64Array, lots: Float64Array): number;
   /** Adds a user outside the command log (control plane). Ok or the ledger's rejection. */
   addUser(uid: number, mainUid: number): ResultCode;
+  /** Resolves when every command submitted so far has completed. */
+  settled(): Promise<void>;
   stateHash(): Promise<string>;
   close(): Promise<void>;
 }
@@ -41,6 +49,9 @@ export class InlineGateway implements ExchangeGateway {
   readonly engine: InlineEngine;
   readonly clock: Clock;
   readonly #listeners: CommandDone[] = [];
+  /** Commands submitted while another one's callbacks run, with their `done`s (re-entrancy). */
+  readonly #queued: [Command, CommandDone][] = [];
+  #running = false;
 
   constructor(def: ExchangeDefinition, clock: Clock, bookFactory?: BookFactory) {
     this.engine = new InlineEngine(def, { clock, bookFactory });
@@ -52,6 +63,21 @@ export class InlineGateway implements ExchangeGateway {
   }
 
   submit(cmd: Command, done: CommandDone): void {
+    if (this.#running) {
+      this.#queued.push([new Command().copyFrom(cmd), done]);
+      return;
+    }
+    this.#running = true;
+    try {
+      this.#apply(cmd, done);
+      for (let q = this.#queued.shift(); q !== undefined; q = this.#queued.shift()) this.#apply(q[0], q[1]);
+    } finally {
+      this.#running = false;
+      this.#queued.length = 0;
+    }
+  }
+
+  #apply(cmd: Command, done: CommandDone): void {
     const code = this.engine.submit(cmd);
     for (const l of this.#listeners) l(code, cmd, this.engine.events);
     done(code, cmd, this.engine.events);
@@ -67,6 +93,10 @@ export class InlineGateway implements ExchangeGateway {
 
   addUser(uid: number, mainUid: number): ResultCode {
     return this.engine.exchange.ledger.addUser(uid, mainUid);
+  }
+
+  settled(): Promise<void> {
+    return Promise.resolve();
   }
 
   stateHash(): Promise<string> {

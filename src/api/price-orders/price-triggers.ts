@@ -3,10 +3,12 @@
  * (gateway.observe), keeps each market's last trade price, and when a price reaches open triggers it places
  * their put orders through the gateway as the owner, exactly like a client's POST /spot/orders.
  *
- * Firing is deferred to a microtask: observers run inside another command's completion, and the engine's
- * event buffer must not be reused before that command's own callback has read it. Triggers fired by one
- * price are placed in creation order. Expiry follows the gateway's clock (simulated or wall): checked on
- * every read and every observed trade, and by a one-second timer.
+ * Fired put orders are submitted from the observer itself; the gateway queues a command submitted inside
+ * another's completion and runs it right after, so with the inline runner the put order is complete before
+ * the triggering request's caller can send anything else. Triggers fired by one price are placed in creation
+ * order. `settled()` resolves once no fired order is still in the engine (reads wait for it, so a trigger
+ * is never seen half-fired). Expiry follows the gateway's clock (simulated or wall): checked on every read
+ * and every observed trade, and by a one-second timer.
  *
  * Triggers live in the front, not in the command log: a restart forgets open triggers (the orders they
  * placed are ordinary journaled orders).
@@ -35,8 +37,9 @@ export class PriceTriggers {
   readonly #last: number[];
   readonly #gateway: ExchangeGateway;
   readonly #cmd = new Command();
-  #pending: PriceOrder[] = [];
-  #scheduled = false;
+  /** Fired put orders not yet completed, and who waits for them. */
+  #inFlight = 0;
+  #waiters: (() => void)[] = [];
   readonly #timer: NodeJS.Timeout;
 
   constructor(gateway: ExchangeGateway) {
@@ -55,12 +58,7 @@ export class PriceTriggers {
       this.#last[cmd.market] = price;
       this.expire();
       const due = this.store.due(cmd.market, price);
-      if (due.length === 0) return;
-      this.#pending.push(...due);
-      if (!this.#scheduled) {
-        this.#scheduled = true;
-        queueMicrotask(() => this.#fire());
-      }
+      if (due.length > 0) this.#fire(due);
     });
     this.#timer = setInterval(() => this.expire(), 1000);
     this.#timer.unref();
@@ -76,14 +74,16 @@ export class PriceTriggers {
     this.store.expire(this.#gateway.clock.nowUs());
   }
 
+  /** Resolves when every fired put order has completed (at once when none is in flight). */
+  settled(): Promise<void> {
+    return this.#inFlight === 0 ? Promise.resolve() : new Promise((resolve) => { this.#waiters.push(resolve); });
+  }
+
   close(): void {
     clearInterval(this.#timer);
   }
 
-  #fire(): void {
-    this.#scheduled = false;
-    const fired = this.#pending;
-    this.#pending = [];
+  #fire(fired: readonly PriceOrder[]): void {
     const gw = this.#gateway;
     for (const o of fired) {
       if (o.status !== 'open') continue;
@@ -92,9 +92,11 @@ export class PriceTriggers {
         this.store.finish(o, 'failed', gw.clock.nowUs(), gateError(parsed).label);
         continue;
       }
+      this.#inFlight++;
       gw.submit(this.#cmd, (code, c) => {
         if (code === ResultCode.Ok) this.store.finish(o, 'finish', c.time, '', c.orderId);
         else this.store.finish(o, 'failed', c.time || gw.clock.nowUs(), gateError(code).label);
+        if (--this.#inFlight === 0) for (const w of this.#waiters.splice(0)) w();
       });
     }
   }

@@ -18,7 +18,7 @@ import { PlaceOrder } from '../../core/matching/order-types.js';
 import { ResultCode } from '../../core/result-code.js';
 import type { ApiDeps } from '../deps.js';
 import { type ApiRequest, bodyObject, queryParam } from '../http/api-request.js';
-import type { Router } from '../router.js';
+import type { Handler, Router } from '../router.js';
 import { parseCreateOrder, parseOrderId, parsePair } from '../spot-order-request.js';
 import type { PriceOrder, PutOrder, TriggerRule } from '../price-orders/price-order-store.js';
 import { PriceTriggers, putBody } from '../price-orders/price-triggers.js';
@@ -63,6 +63,13 @@ interface Parsed {
 export function registerSpotPriceOrderRoutes(router: Router, deps: ApiDeps): PriceTriggers {
   const triggers = new PriceTriggers(deps.gateway);
   deps.onClose.push(() => triggers.close());
+  /** Runs `h` once fired put orders have completed, so a read never shows a trigger half-fired. */
+  const afterFiring = (h: Handler): Handler => (req, reply) => {
+    triggers.settled().then(() => h(req, reply)).catch((e: unknown) => {
+      console.error(`ringmatch: ${req.method} ${req.path} failed:`, e);
+      reply.json(500, { label: 'SERVER_ERROR', message: 'Internal server error' });
+    });
+  };
   const scratch = new Command();
   const place = new PlaceOrder();
   const ex = () => deps.gateway.exchange;
@@ -136,7 +143,7 @@ export function registerSpotPriceOrderRoutes(router: Router, deps: ApiDeps): Pri
     } });
 
   router.add({ method: 'GET', pattern: '/api/v4/spot/price_orders', access: SPOT, limit: 'spot',
-    handler: (req, reply) => {
+    handler: afterFiring((req, reply) => {
       triggers.expire();
       const status = queryParam(req, 'status');
       if (absent(status)) return reply.error(ResultCode.MissingParam, 'status is required');
@@ -151,10 +158,10 @@ export function registerSpotPriceOrderRoutes(router: Router, deps: ApiDeps): Pri
       if (limit < 0 || offset < 0) return reply.error(ResultCode.InvalidParam, 'limit is 1..1000 and offset ≥ 0');
       const all = account === 'none' ? [] : status === 'open' ? triggers.store.openOf(req.uid, market) : triggers.store.finishedOf(req.uid, market);
       reply.json(200, all.slice(offset, offset + limit).map((o) => renderPriceOrder(deps, o)), paginationHeaders(limit, offset, all.length));
-    } });
+    }) });
 
   router.add({ method: 'DELETE', pattern: '/api/v4/spot/price_orders', access: SPOT, limit: 'spot-cancel',
-    handler: (req, reply) => {
+    handler: afterFiring((req, reply) => {
       triggers.expire();
       const marketText = queryParam(req, 'market');
       const market = absent(marketText) ? -1 : parsePair(ex(), marketText);
@@ -165,18 +172,18 @@ export function registerSpotPriceOrderRoutes(router: Router, deps: ApiDeps): Pri
       const now = deps.gateway.clock.nowUs();
       for (const o of open) triggers.store.finish(o, 'cancelled', now);
       reply.json(200, open.map((o) => renderPriceOrder(deps, o)));
-    } });
+    }) });
 
   router.add({ method: 'GET', pattern: '/api/v4/spot/price_orders/{order_id}', access: SPOT, limit: 'spot',
-    handler: (req, reply) => {
+    handler: afterFiring((req, reply) => {
       triggers.expire();
       const o = own(req);
       if (o === undefined) return reply.error(ResultCode.OrderNotFound);
       reply.json(200, renderPriceOrder(deps, o));
-    } });
+    }) });
 
   router.add({ method: 'DELETE', pattern: '/api/v4/spot/price_orders/{order_id}', access: SPOT, limit: 'spot-cancel',
-    handler: (req, reply) => {
+    handler: afterFiring((req, reply) => {
       triggers.expire();
       const o = own(req);
       if (o === undefined) return reply.error(ResultCode.OrderNotFound);
@@ -184,7 +191,7 @@ export function registerSpotPriceOrderRoutes(router: Router, deps: ApiDeps): Pri
       if (o.status !== 'open') return reply.error(ResultCode.OrderClosed);
       triggers.store.finish(o, 'cancelled', deps.gateway.clock.nowUs());
       reply.json(200, renderPriceOrder(deps, o));
-    } });
+    }) });
 
   return triggers;
 }

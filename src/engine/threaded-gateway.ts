@@ -1,0 +1,126 @@
+/**
+ * The ExchangeGateway over the threaded runner: books in shard workers, ledger, R1/R2 and the read model on
+ * this thread. `submit` queues the command and starts the drive loop if it is not running; the loop pumps
+ * and polls until nothing is outstanding, awaiting (never blocking) the shards' rings, so the event loop
+ * keeps serving requests while shards match. A funds command (no book) completes within `submit`; a book
+ * command completes when its shard's result has been applied (R2), in global sequence order.
+ *
+ * Depth comes from a BookMirror kept from the results (the books themselves are in the workers).
+ * Observers see every completed command before its own `done`, in sequence order, after the mirror.
+ *
+ * Failure: when a shard fails the engine stops (see ThreadedEngine); from then on every submit answers
+ * Busy (503 TOO_BUSY) and `onFailure` is told once. With a journal, a restart recovers the state.
+ */
+import type { Clock } from '../core/clock.js';
+import type { Command } from '../core/command.js';
+import type { Exchange } from '../core/exchange/exchange.js';
+import { BookMirror } from '../core/exchange/book-mirror.js';
+import type { ExchangeDefinition } from '../core/exchange/exchange-definition.js';
+import { BookEvents } from '../core/matching/book-events.js';
+import { ResultCode } from '../core/result-code.js';
+import type { CommandDone, ExchangeGateway } from './gateway.js';
+import type { JournalWriter } from './journal/writer.js';
+import { ShardFailure, ThreadedEngine } from './threaded-engine.js';
+
+export interface ThreadedGatewayOptions {
+  /** Shard workers; default 1. Markets are spread over them (market % shards). */
+  readonly shards?: number | undefined;
+  readonly journal?: JournalWriter | undefined;
+  readonly onFailure?: ((failure: ShardFailure) => void) | undefined;
+}
+
+/** Completed commands between voluntary yields of the drive loop to I/O. */
+const YIELD_EVERY = 256;
+const yieldToIo = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+export class ThreadedGateway implements ExchangeGateway {
+  readonly engine: ThreadedEngine;
+  readonly clock: Clock;
+  readonly mirror: BookMirror;
+  readonly #listeners: CommandDone[] = [];
+  readonly #none = new BookEvents(1);
+  #driving: Promise<void> | undefined;
+  #active = false;
+
+  constructor(def: ExchangeDefinition, clock: Clock, options: ThreadedGatewayOptions = {}) {
+    this.engine = ThreadedEngine.start(def, { clock, shards: options.shards ?? 1, journal: options.journal, onFailure: options.onFailure });
+    this.clock = clock;
+    this.mirror = new BookMirror(def.markets.length);
+  }
+
+  get exchange(): Exchange {
+    return this.engine.exchange;
+  }
+
+  submit(cmd: Command, done: CommandDone): void {
+    const code = this.engine.submit(cmd, (final, c, events) => {
+      if (final === ResultCode.Ok) this.mirror.apply(c, events, this.engine.exchange.orders);
+      for (const l of this.#listeners) l(final, c, events);
+      done(final, c, events);
+    });
+    if (code !== ResultCode.Ok) return done(code, cmd, this.#none);
+    this.#drive();
+  }
+
+  observe(listener: CommandDone): void {
+    this.#listeners.push(listener);
+  }
+
+  depth(market: number, side: number, limit: number, prices: Float64Array, lots: Float64Array): number {
+    return this.mirror.depth(market, side, limit, prices, lots);
+  }
+
+  addUser(uid: number, mainUid: number): ResultCode {
+    return this.engine.exchange.ledger.addUser(uid, mainUid);
+  }
+
+  async settled(): Promise<void> {
+    while (this.#driving !== undefined) await this.#driving;
+  }
+
+  async stateHash(): Promise<string> {
+    await this.settled();
+    return this.engine.stateHash();
+  }
+
+  async close(): Promise<void> {
+    await this.settled();
+    await this.engine.close();
+  }
+
+  /** Starts the drive loop unless it runs; its first pump happens now (funds commands complete at once). */
+  #drive(): void {
+    // The flag is set before the loop's first (synchronous) pump and poll: a submit from a callback they
+    // run must only queue, never start a second loop inside the first.
+    if (this.#active) return;
+    this.#active = true;
+    this.#driving = this.#loop().finally(() => {
+      this.#active = false;
+      this.#driving = undefined;
+      // Commands submitted while the finished loop was settling (same tick) still need a pump.
+      if (this.engine.outstanding > 0 && this.engine.failure === undefined) this.#drive();
+    });
+  }
+
+  async #loop(): Promise<void> {
+    const e = this.engine;
+    let sinceYield = 0;
+    try {
+      for (;;) {
+        const progressed = e.pump() + e.poll();
+        if (e.outstanding === 0 || e.failure !== undefined) return;
+        sinceYield += progressed;
+        if (progressed === 0) {
+          await e.waitForProgress();
+        } else if (sinceYield >= YIELD_EVERY) {
+          sinceYield = 0;
+          await yieldToIo();
+        }
+      }
+    } catch (e) {
+      // A shard failure was reported through onFailure (submits now answer Busy); anything else is a bug.
+      if (e instanceof ShardFailure) return;
+      console.error('ringmatch: the engine drive loop stopped:', e);
+    }
+  }
+}
