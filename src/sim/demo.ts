@@ -1,7 +1,8 @@
 /**
  * The built-in demo of `npm start` without `--config`: three markets with Gate-like precisions, minimums and
  * fees, three funded users with fixed keys (printed at start-up; local use only), a read-only key, an STP
- * group, and the market maker's account (uid 10000).
+ * group, the market maker's account (uid 10000), and chains: USDT on ERC20, TRC20, BEP20 and TON (a memo chain),
+ * BTC and ETH on their own chains.
  */
 import type { SimulatorConfig } from './config-file.js';
 
@@ -45,4 +46,25 @@ export const DEMO_CONFIG: SimulatorConfig = {
   stp_groups: [{ id: 1, name: 'demo-desk', users: [10001, 10003] }],
   market_maker: true,
   rate_limits: true,
+  chains: {
+    USDT: [
+      { chain: 'ETH', name_cn: '以太坊ERC20', name_en: 'ETH/ERC20', contract_address: '0xdAC17F958D2ee523a2206206994597C13D831ec7',
+        decimals: 6, min_confirms: 12, unlock_confirms: 20, block_time_ms: 2000, withdraw_fix: '5', withdraw_amount_mini: '10',
+        withdraw_eachtime_limit: '500000', withdraw_day_limit: '1000000', min_deposit_amount: '1' },
+      { chain: 'TRX', name_cn: '波场TRC20', name_en: 'TRX/TRC20', contract_address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+        decimals: 6, min_confirms: 20, block_time_ms: 1000, withdraw_fix: '1', withdraw_amount_mini: '2',
+        withdraw_eachtime_limit: '500000', withdraw_day_limit: '1000000', min_deposit_amount: '1' },
+      { chain: 'BSC', name_cn: '币安智能链BEP20', name_en: 'BSC/BEP20', contract_address: '0x55d398326f99059fF775485246999027B3197955',
+        decimals: 6, min_confirms: 15, block_time_ms: 1000, withdraw_fix: '0.5', withdraw_percent: '0.1', withdraw_amount_mini: '1',
+        withdraw_eachtime_limit: '200000', withdraw_day_limit: '1000000', min_deposit_amount: '1' },
+      { chain: 'TON', name_cn: 'TON', name_en: 'TON (memo)', contract_address: 'EQCxE6mUtQJKFnGfaROTKOt1lZbDiiX1kCixRv7Nw2Id_sDs',
+        decimals: 6, is_tag: true, min_confirms: 1, block_time_ms: 5000, withdraw_fix: '0.3', withdraw_amount_mini: '1',
+        withdraw_day_limit: '100000' },
+    ],
+    BTC: [{ chain: 'BTC', name_cn: '比特币', name_en: 'Bitcoin', decimals: 8, min_confirms: 1, unlock_confirms: 2,
+      block_time_ms: 10000, withdraw_fix: '0.0005', withdraw_amount_mini: '0.001', withdraw_eachtime_limit: '50',
+      withdraw_day_limit: '100', min_deposit_amount: '0.0001' }],
+    ETH: [{ chain: 'ETH', name_cn: '以太坊', name_en: 'Ethereum', decimals: 4, min_confirms: 6, block_time_ms: 2000,
+      withdraw_fix: '0.002', withdraw_amount_mini: '0.01', withdraw_eachtime_limit: '1000', withdraw_day_limit: '2000' }],
+  },
 };

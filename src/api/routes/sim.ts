@@ -1,7 +1,8 @@
 /**
  * The simulator's control plane (not part of Gate's API), under `/sim` (token or loopback, see sim-access):
  *   POST /sim/users      {uid?, balances?: {spot: {CUR: "amt"}}, perms?}  → {uid, key, secret}
- *   POST /sim/deposits   {uid, currency, amount, chain?}                  → credits spot; {id: "d…", …}
+ *   POST /sim/deposits   {uid, currency, amount, chain?}                  → a deposit on the chain simulation
+ *                                                                          (sim/chains; credits spot as it confirms)
  *   POST /sim/clock      {advance_ms} | {set_ms}                          → {now_ms} (simulated clock only)
  *   GET  /sim/state_hash                                                  → {state_hash}
  * Every request is validated completely before anything changes. Users added here are outside the command
@@ -15,6 +16,7 @@ import { isPermGroup, permsFrom, type PermsSpec } from '../auth/key-store.js';
 import type { ApiDeps } from '../deps.js';
 import { bodyObject } from '../http/api-request.js';
 import type { Router } from '../router.js';
+import { parseUnitsOf, renderDeposit } from './wallet-shapes.js';
 
 const SIM = { kind: 'sim' } as const;
 
@@ -22,7 +24,6 @@ type Credit = { currency: number; units: number | bigint };
 
 export function registerSimRoutes(router: Router, deps: ApiDeps): void {
   const { gateway } = deps;
-  let depositSeq = 0;
 
   /** Parses {CUR: "amount"} into credits, or a rejection code. */
   const parseCredits = (spot: unknown): Credit[] | ResultCode => {
@@ -89,11 +90,16 @@ export function registerSimRoutes(router: Router, deps: ApiDeps): void {
       if (typeof uid !== 'number' || gateway.exchange.ledger.mainOf(uid) < 0) return reply.error(ResultCode.UserNotFound);
       if (chain !== undefined && typeof chain !== 'string') return reply.error(ResultCode.InvalidParam, 'chain must be a string');
       if (typeof currency !== 'string') return reply.error(ResultCode.InvalidParam, 'currency must be a string');
-      const credits = parseCredits({ [currency]: amount });
-      if (!Array.isArray(credits)) return reply.error(credits);
-      credit(uid, credits[0]!, (code) => {
+      const chains = deps.wallet.chainsOf(currency);
+      if (chains === undefined) return reply.error(ResultCode.CurrencyNotFound);
+      const spec = chain === undefined ? chains[0]! : chains.find((c) => c.chain === chain);
+      if (spec === undefined) return reply.error(ResultCode.InvalidParam, `unknown chain for ${currency}`);
+      const units = parseUnitsOf(gateway.exchange, currency, amount);
+      if (typeof units === 'number') return reply.error(units);
+      // The chain simulation walks it (TRACK → DEP_CREDITED → DONE) and credits spot through a Credit command.
+      deps.wallet.deposit(uid, spec, units, (code, d) => {
         if (code !== ResultCode.Ok) return reply.error(code);
-        reply.json(200, { id: `d${++depositSeq}`, uid, currency, amount, chain: chain ?? currency, status: 'DONE' });
+        reply.json(200, { ...renderDeposit(gateway.exchange, d!), uid });
       });
     } });
 
@@ -110,6 +116,7 @@ export function registerSimRoutes(router: Router, deps: ApiDeps): void {
       if (target < 0 || !Number.isSafeInteger(target)) return reply.error(ResultCode.InvalidParam, 'milliseconds must be a non-negative integer');
       if (target < now) return reply.error(ResultCode.InvalidParam, 'the simulated clock never moves backwards');
       clock.advanceTo(target);
+      deps.wallet.tick();
       reply.json(200, { now_ms: Math.floor(target / 1000) });
     } });
 

@@ -25,6 +25,8 @@ export const BookType = {
   FeeIncome: 7,
   /** Administrative correction (simulator control plane). */
   Adjust: 8,
+  /** Withdrawal fee paid by the withdrawing account (negative); the fee account gets a fee_income entry. */
+  WithdrawFee: 9,
 } as const;
 export type BookType = (typeof BookType)[keyof typeof BookType];
 
@@ -37,9 +39,10 @@ export const BOOK_TYPE_NAMES: Readonly<Record<BookType, string>> = {
   [BookType.OrderFee]: 'order_fee',
   [BookType.FeeIncome]: 'fee_income',
   [BookType.Adjust]: 'adjust',
+  [BookType.WithdrawFee]: 'withdraw_fee',
 };
 
-export const isBookType = (t: number): boolean => (t | 0) === t && t >= BookType.Deposit && t <= BookType.Adjust;
+export const isBookType = (t: number): boolean => (t | 0) === t && t >= BookType.Deposit && t <= BookType.WithdrawFee;
 
 export class AccountBook {
   readonly capacity: number;

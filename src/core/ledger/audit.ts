@@ -89,8 +89,9 @@ export function assertLedgerInvariants(p: LedgerParts): void {
     const rec = hs.rec[i]!;
     const m = hs.market[i]!;
     const buy = hs.side[i] === 1;
-    const pays = buy ? p.markets.quote[m] : p.markets.base[m];
-    const gets = buy ? p.markets.base[m] : p.markets.quote[m];
+    // A withdrawal hold (market < 0, see withdraw-funds.ts) locks and "receives" its own currency.
+    const pays = m < 0 ? -1 - m : buy ? p.markets.quote[m] : p.markets.base[m];
+    const gets = m < 0 ? -1 - m : buy ? p.markets.base[m] : p.markets.quote[m];
     if (s.recCur[rec] !== pays || s.recCur[hs.recv[i]!] !== gets) fail(`hold ${hs.orderIdOf(i)} locks or receives the wrong currency`);
     if (s.recAcct[rec] !== s.recAcct[hs.recv[i]!]) fail(`hold ${hs.orderIdOf(i)} pays and receives in different accounts`);
     if (hs.find(hs.orderIdOf(i)) !== i) fail(`hold ${hs.orderIdOf(i)} is not indexed`);
