@@ -5,13 +5,16 @@
  *   spot-place        per UID and currency pair  10 / 1 s   (create, batch create, amend, batch amend)
  *   spot-cancel       per UID                    200 / 1 s  (single, batch and cancel-all)
  *   spot, wallet      per UID and endpoint       200 / 10 s
+ *   wallet-funds      per UID and endpoint       80 / 10 s  (transfers, sub-account transfers and balances)
+ *   sub-accounts      per UID and endpoint       80 / 10 s  (every /sub_accounts route)
+ *   unified-loans     per UID and endpoint       15 / 10 s  (POST /unified/loans)
  *   private           per UID and endpoint       150 / 10 s (every other private group)
  *
  * `scale` multiplies every limit (tests, load generation); a disabled limiter admits everything.
  * Cost: one Map lookup per key; the map is cleared when it passes `maxKeys` (a flood of distinct IPs
  * cannot grow it without bound).
  */
-export type LimitClass = 'public' | 'spot-place' | 'spot-cancel' | 'spot' | 'wallet' | 'private';
+export type LimitClass = 'public' | 'spot-place' | 'spot-cancel' | 'spot' | 'wallet' | 'private' | 'wallet-funds' | 'sub-accounts' | 'unified-loans';
 
 const RULES: Readonly<Record<LimitClass, { limit: number; windowMs: number }>> = {
   public: { limit: 200, windowMs: 10_000 },
@@ -20,6 +23,9 @@ const RULES: Readonly<Record<LimitClass, { limit: number; windowMs: number }>> =
   spot: { limit: 200, windowMs: 10_000 },
   wallet: { limit: 200, windowMs: 10_000 },
   private: { limit: 150, windowMs: 10_000 },
+  'wallet-funds': { limit: 80, windowMs: 10_000 },
+  'sub-accounts': { limit: 80, windowMs: 10_000 },
+  'unified-loans': { limit: 15, windowMs: 10_000 },
 };
 
 export interface RateLimitOptions {

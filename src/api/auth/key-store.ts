@@ -66,4 +66,24 @@ export class KeyStore {
   keysOf(uid: number): ApiKey[] {
     return [...this.#keys.values()].filter((k) => k.uid === uid);
   }
+
+  /** Replaces the record of an existing key (same key id, same uid); false when the key is unknown. */
+  replaceKey(k: ApiKey): boolean {
+    const old = this.#keys.get(k.key);
+    if (old === undefined || old.uid !== k.uid) return false;
+    this.#keys.set(k.key, k);
+    return true;
+  }
+
+  /** Removes a key; false when it is unknown. Requests signed with it then get INVALID_KEY. */
+  removeKey(key: string): boolean {
+    return this.#keys.delete(key);
+  }
+
+  /** The sub-accounts of `mainUid`, in registration order. @allocates */
+  subAccountsOf(mainUid: number): number[] {
+    const out: number[] = [];
+    for (const [uid, a] of this.#accounts) if (a.mainUid === mainUid && mainUid !== 0) out.push(uid);
+    return out;
+  }
 }

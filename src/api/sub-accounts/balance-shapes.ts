@@ -1,0 +1,76 @@
+/**
+ * Gate's sub-account balance shapes (seed 2.10) from ledger balances. Without margin trading, futures
+ * positions or prices, every figure that would come from them is "0": a futures account's total is its
+ * balance (available + locked), all of it from transfers (`history.dnw`); cross-margin totals count only
+ * USDT (no other currency is valued). @allocates (read routes)
+ */
+import type { Exchange } from '../../core/exchange/exchange.js';
+import { AccountKind } from '../../core/ledger/account-kinds.js';
+import { addAmount } from '../../core/ledger/amount.js';
+
+const VALUATION_CURRENCY = 'USDT';
+
+/** available + locked of one account's balance, exactly. */
+function total(ex: Exchange, uid: number, kind: number, sub: number, currency: string): string {
+  const v = ex.ledger.balance(uid, kind, sub, currency)!;
+  return ex.ledger.format(currency, addAmount(v.available, v.locked));
+}
+
+/** One currency side of an isolated-margin account. */
+function marginCurrency(ex: Exchange, uid: number, market: number, currency: string): Record<string, string> {
+  const b = ex.ledger.balanceText(uid, AccountKind.Margin, market, currency)!;
+  return { currency, available: b.available, locked: b.locked, borrowed: b.borrowed, interest: b.interest };
+}
+
+/** The isolated-margin accounts of `uid` (markets where it has a margin balance record). */
+export function marginAccounts(ex: Exchange, uid: number): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  ex.markets.forEach((m, i) => {
+    if (ex.ledger.balances(uid, AccountKind.Margin, i).length === 0) return;
+    out.push({
+      currency_pair: m.id, account_type: 'mmr', leverage: '1', locked: false, risk: '0', mmr: '0',
+      base: marginCurrency(ex, uid, i, m.spec.base), quote: marginCurrency(ex, uid, i, m.spec.quote),
+    });
+  });
+  return out;
+}
+
+/** Settle currencies (indexes) where `uid` has a futures balance record. */
+export const futuresSettles = (ex: Exchange, uid: number): number[] =>
+  ex.currencies.map((_c, i) => i).filter((i) => ex.ledger.balances(uid, AccountKind.Futures, i).length > 0);
+
+/** Gate's FuturesAccount of `uid` settled in currency index `settle` (zeros without activity). */
+export function futuresAccount(ex: Exchange, uid: number, settle: number): Record<string, unknown> {
+  const currency = ex.currencies[settle]!;
+  const b = ex.ledger.balanceText(uid, AccountKind.Futures, settle, currency)!;
+  const t = total(ex, uid, AccountKind.Futures, settle, currency);
+  return {
+    total: t, unrealised_pnl: '0', position_margin: '0', order_margin: '0', available: b.available, point: '0',
+    currency, in_dual_mode: false, enable_credit: false, position_initial_margin: '0', maintenance_margin: '0',
+    bonus: '0', enable_evolved_classic: false, cross_order_margin: '0', cross_initial_margin: '0',
+    cross_maintenance_margin: '0', cross_unrealised_pnl: '0', cross_available: b.available, cross_margin_balance: t,
+    cross_mmr: '0', cross_imr: '0', isolated_position_margin: '0', enable_new_dual_mode: false, margin_mode: 0,
+    enable_tiered_mm: false, enable_dual_plus: false, position_mode: 'single',
+    history: {
+      dnw: t, pnl: '0', fee: '0', refr: '0', fund: '0', point_dnw: '0', point_fee: '0', point_refr: '0',
+      bonus_dnw: '0', bonus_offset: '0', cross_settle: '0',
+    },
+  };
+}
+
+/** Gate's cross-margin account of `uid` (user_id 0 when it has none). */
+export function crossMarginAccount(ex: Exchange, uid: number): Record<string, unknown> {
+  const rows = ex.ledger.balances(uid, AccountKind.CrossMargin, 0);
+  const balances: Record<string, unknown> = {};
+  let usdt = '0';
+  for (const b of rows) {
+    balances[b.currency] = { available: b.available, freeze: b.locked, borrowed: b.borrowed, interest: b.interest };
+    if (b.currency === VALUATION_CURRENCY) usdt = total(ex, uid, AccountKind.CrossMargin, 0, b.currency);
+  }
+  return {
+    user_id: rows.length > 0 ? uid : 0, locked: false, balances, total: usdt, borrowed: '0', borrowed_net: '0', net: usdt,
+    leverage: '1', interest: '0', risk: '0', total_initial_margin: '0', total_margin_balance: usdt,
+    total_maintenance_margin: '0', total_initial_margin_rate: '0', total_maintenance_margin_rate: '0',
+    total_available_margin: usdt,
+  };
+}
