@@ -1,7 +1,7 @@
 /**
  * The composition root: builds the engine, the key store and the HTTP front from a validated config.
- * Engine: the inline runner behind the ExchangeGateway interface (synchronous and deterministic; a
- * threaded gateway plugs in behind the same interface). Clock: the wall clock, or a simulated one
+ * Engine: the threaded runner by default (books in shard workers, `engine.shards`), or the inline one
+ * (`"engine": {"runner": "inline"}`), both behind the ExchangeGateway interface. Clock: the wall clock, or a simulated one
  * (`"clock": {"type": "sim"}`) that only POST /sim/clock moves.
  */
 import { type Clock, SimClock } from './core/clock.js';
@@ -10,6 +10,7 @@ import { ConfigError } from './core/invariant.js';
 import { AccountKind } from './core/ledger/account-kinds.js';
 import { ResultCode } from './core/result-code.js';
 import { type ExchangeGateway, InlineGateway } from './engine/gateway.js';
+import { ThreadedGateway } from './engine/threaded-gateway.js';
 import { WallClock } from './engine/wall-clock.js';
 import { KeyStore, permsFrom } from './api/auth/key-store.js';
 import type { ApiDeps } from './api/deps.js';
@@ -19,7 +20,10 @@ import type { SimulatorConfig } from './sim/config-file.js';
 import { definitionFromConfig } from './sim/sim-config.js';
 import { MarketDataFeed } from './api/market-data/market-data-feed.js';
 import { spotMarketDataRoutes } from './api/routes/spot-market-data.js';
+import { registerSpotWebSocket, type WsOptions } from './api/ws/ws-server.js';
 import { MarketMaker } from './sim/market-maker.js';
+import { resolveChains } from './sim/chains/chain-spec.js';
+import { WalletSim } from './sim/chains/wallet-sim.js';
 import { type MarketMakerConfig, parseMarketMakerConfig } from './sim/market-maker/config.js';
 import { DEMO_MARKET_MAKER_UID, DEMO_MARKET_TAKER_UID, DEMO_QUOTES } from './sim/demo.js';
 
@@ -29,6 +33,8 @@ export interface StartOptions {
   /** Overrides config `admin_token` (env SIM_ADMIN_TOKEN at the CLI). */
   readonly adminToken?: string | undefined;
   readonly extraRoutes?: readonly ((router: Router, deps: ApiDeps) => void)[] | undefined;
+  /** WebSocket settings (docs/websocket.md); defaults follow the config's rate_limits and auth_window_s. */
+  readonly websocket?: WsOptions | undefined;
 }
 
 export interface Simulator {
@@ -43,6 +49,8 @@ export interface Simulator {
 const DEFAULT_SIM_START_MS = Date.UTC(2026, 0, 1);
 /** How often the market maker is given the clock (it re-quotes on its own period). */
 const MARKET_MAKER_TICK_MS = 100;
+/** How often the chain simulation advances to the clock's now (POST /sim/clock also advances it at once). */
+const WALLET_TICK_MS = 250;
 
 /**
  * The configured market maker: `true` quotes the markets it knows a reference price for, as users
@@ -73,19 +81,33 @@ export async function startSimulator(config: SimulatorConfig, options: StartOpti
   const simClock = config.clock?.type === 'sim' ? new SimClock((config.clock.start_ms ?? DEFAULT_SIM_START_MS) * 1000) : undefined;
   const clock: Clock = simClock ?? new WallClock();
   const { definition, balances } = definitionFromConfig(config);
-  const gateway = new InlineGateway(definition, clock);
+  const runner = config.engine ?? {};
+  const gateway: ExchangeGateway = runner.runner === 'inline' ? new InlineGateway(definition, clock)
+    : new ThreadedGateway(definition, clock, {
+      shards: runner.shards,
+      onFailure: (f) => console.error(`ringmatch: ${f.message}; the engine is stopped and every order request answers TOO_BUSY`),
+    });
   const ex = gateway.exchange;
+  let refused: string | undefined;
   for (const b of balances) {
     const units = ex.ledger.parse(b.currency, b.amount);
-    if (typeof units === 'number' && units < 0) throw new ConfigError(`config: users ${b.uid} balances.${b.account}.${b.currency}: "${b.amount}" does not fit the currency`);
+    if (typeof units === 'number' && units < 0) {
+      await gateway.close();
+      throw new ConfigError(`config: users ${b.uid} balances.${b.account}.${b.currency}: "${b.amount}" does not fit the currency`);
+    }
     const c = new Command();
     c.type = CommandType.Credit;
-    c.uid = b.uid; c.kind = AccountKind.Spot; c.currency = ex.currencyIndex(b.currency);
+    c.uid = b.uid; c.kind = b.account === 'unified' ? AccountKind.Unified : AccountKind.Spot; c.currency = ex.currencyIndex(b.currency);
     if (typeof units === 'bigint') c.text = units.toString();
     else c.amount = units;
     gateway.submit(c, (code) => {
-      if (code !== ResultCode.Ok) throw new ConfigError(`config: opening balance ${b.currency} of user ${b.uid} rejected (code ${code})`);
+      if (code !== ResultCode.Ok) refused ??= `config: opening balance ${b.currency} of user ${b.uid} rejected (code ${code})`;
     });
+  }
+  await gateway.settled();
+  if (refused !== undefined) {
+    await gateway.close();
+    throw new ConfigError(refused);
   }
   const keys = new KeyStore();
   for (const u of config.users ?? []) {
@@ -98,14 +120,24 @@ export async function startSimulator(config: SimulatorConfig, options: StartOpti
   feed.replayTradeLog();
   gateway.observe((_code, c, events) => feed.onResult(c, events));
   const rl = config.rate_limits;
+  const wallet = new WalletSim(gateway, clock, resolveChains(definition.currencies, config.chains), config.low_cap_currencies);
+  const walletTimer = setInterval(() => wallet.tick(), WALLET_TICK_MS);
   const server = createServer({
+    wallet,
     gateway, keys, simClock,
     host: options.host ?? config.host, port: options.port ?? config.port,
     authWindowS: config.auth_window_s,
     rateLimits: typeof rl === 'object' ? { enabled: rl.enabled ?? true, scale: rl.scale } : { enabled: rl ?? true },
     bodyLimit: config.body_limit, trustProxy: config.trust_proxy,
+    apiKeys: { limit: config.api_key_limit, delayMs: config.api_key_change_delay_ms },
     adminToken: options.adminToken ?? config.admin_token,
     stpGroups: config.stp_groups, extraRoutes: [spotMarketDataRoutes(feed), ...(options.extraRoutes ?? [])],
+    sockets: [(app, deps) => registerSpotWebSocket(app, deps, feed, {
+      authWindowS: config.auth_window_s,
+      rateLimits: typeof rl === 'object' ? { enabled: rl.enabled ?? true, scale: rl.scale } : { enabled: rl ?? true },
+      frameLimit: (typeof rl === 'object' ? rl.enabled === false : rl === false) ? { frames: Number.MAX_SAFE_INTEGER, windowMs: 1000 } : undefined,
+      ...options.websocket,
+    })],
   });
   const maker = marketMakerFor(config, gateway);
   const timer = maker === undefined ? undefined : setInterval(() => maker.tick(clock.nowUs()), MARKET_MAKER_TICK_MS);
@@ -114,6 +146,7 @@ export async function startSimulator(config: SimulatorConfig, options: StartOpti
     server, gateway, keys, simClock, config,
     async close() {
       if (timer !== undefined) clearInterval(timer);
+      clearInterval(walletTimer);
       await server.close();
       await gateway.close();
     },

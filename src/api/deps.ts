@@ -7,6 +7,7 @@ import { Command } from '../core/command.js';
 import type { StpGroupDefinition } from '../core/exchange/exchange-definition.js';
 import type { ExchangeGateway } from '../engine/gateway.js';
 import type { KeyStore } from './auth/key-store.js';
+import type { WalletSim } from '../sim/chains/wallet-sim.js';
 
 export interface ApiDeps {
   readonly gateway: ExchangeGateway;
@@ -16,6 +17,8 @@ export interface ApiDeps {
   readonly stpGroups: readonly StpGroupDefinition[];
   /** Control-plane token; '' for none (then loopback callers only). */
   readonly adminToken: string;
+  /** The chain simulation: deposits, withdrawals, pushes, addresses (wallet and withdrawal routes). */
+  readonly wallet: WalletSim;
   /** A command object the routes fill and submit (the gateway copies it, so one suffices). */
   readonly cmd: Command;
   /** Disposers run by `close()` (timers of routes). */

@@ -30,8 +30,23 @@ import { registerSpotOrderRoutes } from './routes/spot-orders.js';
 import { registerSpotPublicRoutes } from './routes/spot-public.js';
 import { registerSpotPriceOrderRoutes } from './routes/spot-price-orders.js';
 import { registerWalletRoutes } from './routes/wallet.js';
+import { registerWalletTransferRoutes } from './routes/wallet-transfers.js';
+import { registerSubAccountTransferRoutes } from './routes/sub-account-transfers.js';
+import { registerSubAccountRoutes } from './routes/sub-accounts.js';
+import { registerSubAccountKeyRoutes } from './routes/sub-account-keys.js';
+import { registerSubAccountBalanceRoutes } from './routes/sub-account-balances.js';
 import { checkControlAccess } from './routes/sim-access.js';
+import { registerWalletChainRoutes } from './routes/wallet-chains.js';
+import { registerWalletRecordRoutes } from './routes/wallet-records.js';
+import { registerWithdrawalRoutes } from './routes/withdrawals.js';
+import { registerWithdrawalPushRoutes } from './routes/withdrawal-push.js';
+import { registerSimWalletRoutes } from './routes/sim-wallet.js';
+import { resolveChains } from '../sim/chains/chain-spec.js';
+import { WalletSim } from '../sim/chains/wallet-sim.js';
 import { placeLimitKeys } from './routes/limit-keys.js';
+import { registerUnifiedModeRoutes } from './routes/unified-mode.js';
+import { registerUnifiedAccountRoutes } from './routes/unified-accounts.js';
+import { registerUnifiedLoanRoutes } from './routes/unified-loans.js';
 
 export interface ServerOptions {
   readonly gateway: ExchangeGateway;
@@ -52,8 +67,14 @@ export interface ServerOptions {
   readonly adminToken?: string | undefined;
   readonly simClock?: SimClock | undefined;
   readonly stpGroups?: readonly StpGroupDefinition[] | undefined;
+  /** API keys per account and the delay before key changes take effect (docs/sub-accounts.md). */
+  readonly apiKeys?: { readonly limit?: number | undefined; readonly delayMs?: number | undefined } | undefined;
+  /** The chain simulation (default: every currency on one instant chain named after it). */
+  readonly wallet?: WalletSim | undefined;
   /** Extra route groups (e.g. market data) registered after the built-in ones. */
   readonly extraRoutes?: readonly ((router: Router, deps: ApiDeps) => void)[] | undefined;
+  /** WebSocket endpoints (e.g. ws/ws-server.ts at /ws/v4/), registered on the app before the HTTP catch-all. */
+  readonly sockets?: readonly ((app: TemplatedApp, deps: ApiDeps) => void)[] | undefined;
 }
 
 export interface Server {
@@ -111,15 +132,29 @@ export function createHttpHandler(options: ServerOptions): HttpHandler {
   const deps = makeDeps({
     gateway: options.gateway, keys: options.keys, simClock: options.simClock,
     stpGroups: options.stpGroups ?? [], adminToken: options.adminToken ?? '',
+    wallet: options.wallet ?? new WalletSim(options.gateway, options.gateway.clock, resolveChains(options.gateway.exchange.definition.currencies, undefined)),
   });
   const router = new Router();
   registerSpotPublicRoutes(router, deps);
   registerAccountRoutes(router, deps);
   registerWalletRoutes(router, deps);
+  registerWalletChainRoutes(router, deps);
+  registerWalletRecordRoutes(router, deps);
+  registerWithdrawalRoutes(router, deps);
+  registerWithdrawalPushRoutes(router, deps);
+  registerSimWalletRoutes(router, deps);
   registerSpotAccountRoutes(router, deps);
   registerSpotOrderRoutes(router, deps);
   registerSpotBatchRoutes(router, deps);
   registerSpotPriceOrderRoutes(router, deps);
+  registerWalletTransferRoutes(router, deps);
+  registerSubAccountTransferRoutes(router, deps);
+  registerSubAccountRoutes(router, deps);
+  registerSubAccountKeyRoutes(router, deps, options.apiKeys);
+  registerSubAccountBalanceRoutes(router, deps);
+  registerUnifiedModeRoutes(router, deps);
+  registerUnifiedAccountRoutes(router, deps);
+  registerUnifiedLoanRoutes(router, deps);
   registerSimRoutes(router, deps);
   for (const extra of options.extraRoutes ?? []) extra(router, deps);
 
@@ -214,6 +249,7 @@ export function createServer(options: ServerOptions): Server {
   const host = options.host ?? '127.0.0.1';
   const { router, deps, onRequest } = createHttpHandler(options);
   const app: TemplatedApp = App();
+  for (const socket of options.sockets ?? []) socket(app, deps);
   app.any('/*', onRequest);
   let listenSocket: us_listen_socket | undefined;
   let port = 0;

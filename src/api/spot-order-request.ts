@@ -23,11 +23,15 @@ const lookup = (table: Readonly<Record<string, number>>, v: unknown): number =>
   typeof v === 'string' && Object.hasOwn(table, v) ? table[v]! : -1;
 
 /** Accounts Gate's spot routes name that this simulator does not serve yet. */
-const OTHER_ACCOUNTS: ReadonlySet<unknown> = new Set(['margin', 'cross_margin', 'unified']);
+const OTHER_ACCOUNTS: ReadonlySet<unknown> = new Set(['margin', 'cross_margin']);
 
-/** Ok for an absent `account` or `spot`; AccountNotSupported for Gate's other spot accounts; else InvalidParam. */
+/**
+ * Ok for an absent `account`, `spot` or `unified` (a unified user trades from its spot balance, borrowing in
+ * multi_currency and portfolio modes: api/unified/unified-orders.ts); AccountNotSupported for margin and
+ * cross_margin; else InvalidParam.
+ */
 export function checkAccount(v: unknown): ResultCode {
-  if (v === undefined || v === null || v === '' || v === 'spot') return ResultCode.Ok;
+  if (v === undefined || v === null || v === '' || v === 'spot' || v === 'unified') return ResultCode.Ok;
   return OTHER_ACCOUNTS.has(v) ? ResultCode.AccountNotSupported : ResultCode.InvalidParam;
 }
 

@@ -16,6 +16,15 @@
  *   Credit       user   -       -            -     -         -    -      units             -       -      index     •    •    -     -      -
  *   Debit        user   -       -            -     -         -    -      units             -       -      index     •    •    -     -      -
  *   Transfer     from   -       -            -     -         -    -      units             -       -      index     •    •    •     •      •
+ *   WithdrawHold    owner  -    withdrawal   -     -         -    -      units (amt + fee) -       -      index     -    -    -     -      -
+ *   WithdrawSettle  owner  -    withdrawal   -     -         -    -      fee units         -       -      -         -    -    -     -      -
+ *   WithdrawRelease owner  -    withdrawal   -     -         -    -      -                 -       -      -         -    -    -     -      -
+ *
+ * The unified-account commands (UnifiedBorrow, UnifiedRepay, UnifiedAccrue, UnifiedSetMode) are laid out in
+ * unified/unified-commands.ts.
+ *
+ * Funds commands on a wide currency carry their units as a decimal integer in `text` (amount 0). A withdrawal's
+ * hold is keyed by its numeric id (`orderId`, the digits of Gate's `w…` id); see ledger/withdraw-funds.ts.
  *
  * `seq` and `time` (µs since the epoch) are stamped by the sequencer before the command is applied.
  * `orderId` of a PlaceOrder, `stpId` and `reserved` are stamped by the exchange's first phase (R1) for the
@@ -30,6 +39,14 @@ export const CommandType = {
   Credit: 10,
   Debit: 11,
   Transfer: 12,
+  WithdrawHold: 13,
+  WithdrawSettle: 14,
+  WithdrawRelease: 15,
+  /** Unified account (see unified/unified-commands.ts for their fields). */
+  UnifiedBorrow: 30,
+  UnifiedRepay: 31,
+  UnifiedAccrue: 32,
+  UnifiedSetMode: 33,
 } as const;
 export type CommandType = (typeof CommandType)[keyof typeof CommandType];
 

@@ -2,7 +2,7 @@
  * Business outcomes of core commands, as integers (never exceptions).
  *
  * Ranges: 0 ok · -1xxx request validation · -2xxx ledger · -3xxx matching · -4xxx HTTP front (transport,
- * authentication, limits, batch rules; never produced by the core) · -9xxx engine.
+ * authentication, limits, batch rules; never produced by the core) · -51xx wallet (withdrawals) · -9xxx engine.
  * The API maps every code to a Gate label and HTTP status in one catalogue (src/api/error-catalogue.ts);
  * a test keeps that catalogue complete.
  */
@@ -90,7 +90,7 @@ export const ResultCode = {
   BodyTooLarge: -4014,
   /** Above the route's request rate. */
   TooManyRequests: -4015,
-  /** An account other than spot (margin, cross_margin, unified): not served yet. */
+  /** An account other than spot and unified (margin, cross_margin): not served yet. */
   AccountNotSupported: -4016,
   /** A batch naming more currency pairs than allowed. */
   TooManyPairs: -4017,
@@ -102,6 +102,42 @@ export const ResultCode = {
   TriggerPriceBelowLast: -4030,
   /** A `<=` price trigger at or above the last price (it would fire at once). */
   TriggerPriceAboveLast: -4031,
+  /** A sub-account id that is unknown or belongs to another main account. */
+  SubAccountNotFound: -4050,
+  /** A transfer client_order_id that is not 1 to 64 of letters, digits, '-' and '_'. */
+  InvalidClientOrderId: -4051,
+  /** A transfer client_order_id already used for a different transfer. */
+  DuplicateRequest: -4052,
+  /** The account already holds the most API keys allowed. */
+  TooManyKeys: -4053,
+
+  /** A withdrawal sooner than the per-user interval after the previous one (1 per 3 s). */
+  WithdrawTooFast: -5101,
+  /** A withdrawal above what remains of the chain's daily limit. */
+  WithdrawOverLimit: -5102,
+  /** No withdrawal of the caller with that id. */
+  InvalidWithdrawId: -5103,
+  /** Cancel of a withdrawal whose status no longer allows it. */
+  InvalidWithdrawCancelStatus: -5104,
+  /** Withdrawals on that chain are switched off. */
+  WithdrawDisabled: -5105,
+
+  /** A unified mode switch refused while the account owes (classic or single_currency). */
+  UserLiab: -6001,
+  /** A unified mode switch refused while the account has open orders. */
+  UserPendingOrders: -6002,
+  /** A borrow in a unified mode that does not borrow (classic, single_currency). */
+  BorrowNotAllowed: -6003,
+  /** A borrow beyond the lending pool or the user's maximum. */
+  BorrowTooLarge: -6004,
+  /** A borrow the account's margin cannot carry. */
+  MarginNotEnough: -6005,
+  /** A repayment above what is owed (or of nothing owed). */
+  RepayTooMuch: -6006,
+  /** An order whose shortfall is more than the account may borrow. */
+  AutoBorrowTooMuch: -6007,
+  /** The account's debt ratio is too high (maintenance margin breached): no new orders or borrowing. */
+  TradeRestricted: -6008,
 
   /** Out of capacity (order pool at its configured maximum); retry later. */
   BookFull: -9001,

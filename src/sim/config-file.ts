@@ -4,18 +4,32 @@
  * throws ConfigError naming the field by its path (e.g. `users[0].keys[1].perms[2].name`).
  *
  * Server fields (all optional): host, port, admin_token, clock {type: "wall" | "sim", start_ms},
- * auth_window_s, rate_limits (boolean or {enabled, scale}), trust_proxy, body_limit.
+ * auth_window_s, rate_limits (boolean or {enabled, scale}), trust_proxy, body_limit,
+ * engine {runner: "threaded" (default) | "inline", shards: 1..64 (threaded; default 1)}.
+ * API-key fields (optional): api_key_limit (keys per account, default 20), api_key_change_delay_ms (delay
+ * before key changes take effect, default 0); see docs/sub-accounts.md.
+ * Wallet fields (optional): chains {CURRENCY: [chain, …]} (sim/chains/chain-spec.ts), low_cap_currencies.
+ * Unified account (optional): unified {currencies, initial_margin_rate, maintenance_margin_rate} (docs/unified.md).
  * Users may also carry `main_uid` (a sub-account) and `locked` (frozen: its keys get ACCOUNT_LOCKED or
  * SUB_ACCOUNT_LOCKED).
  */
 import { readFileSync } from 'node:fs';
 import { ConfigError } from '../core/invariant.js';
 import type { SimConfig, SimUser } from './sim-config.js';
+import { type ChainsConfig, validateChains } from './chains/chain-spec.js';
+import { validateUnified } from './unified-config.js';
 
 export interface ClockConfig {
   readonly type: 'wall' | 'sim';
   /** Start of a simulated clock, ms since the epoch; default 2026-01-01T00:00:00Z. */
   readonly start_ms?: number | undefined;
+}
+
+export interface EngineConfig {
+  /** threaded: books in shard workers (default); inline: one thread, synchronous. */
+  readonly runner?: 'threaded' | 'inline' | undefined;
+  /** Shard workers of the threaded runner; default 1. */
+  readonly shards?: number | undefined;
 }
 
 export interface FileUser extends SimUser {
@@ -32,6 +46,13 @@ export interface SimulatorConfig extends SimConfig {
   readonly rate_limits?: boolean | { readonly enabled?: boolean | undefined; readonly scale?: number | undefined } | undefined;
   readonly trust_proxy?: boolean | undefined;
   readonly body_limit?: number | undefined;
+  readonly engine?: EngineConfig | undefined;
+  readonly api_key_limit?: number | undefined;
+  readonly api_key_change_delay_ms?: number | undefined;
+  /** Chains per currency (see sim/chains/chain-spec.ts and docs/wallet.md). */
+  readonly chains?: ChainsConfig | undefined;
+  /** Currencies GET /wallet/getLowCapExchangeList lists. */
+  readonly low_cap_currencies?: readonly string[] | undefined;
 }
 
 type Obj = Record<string, unknown>;
@@ -119,7 +140,8 @@ function user(v: unknown, p: string, currencies: ReadonlySet<string>): void {
 /** Validates a parsed config (see the module header). Throws ConfigError naming the first bad field. */
 export function validateConfig(raw: unknown): SimulatorConfig {
   const o = object(raw, '', ['currency_pairs', 'currencies', 'users', 'stp_groups', 'market_maker', 'host', 'port',
-    'admin_token', 'clock', 'auth_window_s', 'rate_limits', 'trust_proxy', 'body_limit'], ['currency_pairs']);
+    'admin_token', 'clock', 'auth_window_s', 'rate_limits', 'trust_proxy', 'body_limit', 'chains', 'low_cap_currencies',
+    'api_key_limit', 'api_key_change_delay_ms', 'engine', 'unified'], ['currency_pairs']);
   const pairs = array(o.currency_pairs, 'currency_pairs').map((x, i) => pair(x, `currency_pairs[${i}]`));
   if (pairs.length === 0) fail('currency_pairs', 'needs at least one pair');
   const ids = new Set<string>();
@@ -172,6 +194,18 @@ export function validateConfig(raw: unknown): SimulatorConfig {
   });
   optional(o, 'trust_proxy', '', bool);
   optional(o, 'body_limit', '', integer(1024, 64 << 20));
+  optional(o, 'engine', '', (e, ep) => {
+    const eo = object(e, ep, ['runner', 'shards']);
+    if (eo.runner !== undefined && eo.runner !== 'threaded' && eo.runner !== 'inline') fail(`${ep}.runner`, 'must be "threaded" or "inline"');
+    optional(eo, 'shards', ep, integer(1, 64));
+  });
+  optional(o, 'api_key_limit', '', integer(1, 1000));
+  optional(o, 'api_key_change_delay_ms', '', integer(0, 3_600_000));
+  optional(o, 'chains', '', (c, cp) => validateChains(c, cp, currencies));
+  optional(o, 'low_cap_currencies', '', (l, lp) => array(l, lp).forEach((c, i) => {
+    if (typeof c !== 'string' || !currencies.has(c)) fail(`${lp}[${i}]`, 'must be a known currency');
+  }));
+  optional(o, 'unified', '', (u, up) => validateUnified(u, up, currencies));
   return raw as SimulatorConfig;
 }
 

@@ -10,6 +10,7 @@ import { ConfigError } from '../core/invariant.js';
 import type { ExchangeDefinition, MarketConfig } from '../core/exchange/exchange-definition.js';
 import type { CurrencySpec } from '../core/ledger/currencies.js';
 import { POW10 } from '../core/units.js';
+import type { UnifiedDefinition } from '../core/unified/unified-params.js';
 
 export interface SimKey {
   readonly key: string;
@@ -34,6 +35,8 @@ export interface SimConfig {
   readonly users?: readonly SimUser[];
   readonly stp_groups?: readonly { id: number; name?: string; users: readonly number[] }[];
   readonly market_maker?: boolean | Readonly<Record<string, unknown>>;
+  /** Unified-account parameters (docs/unified.md); each currency's `lendable` funds the platform's lending pool. */
+  readonly unified?: UnifiedDefinition;
 }
 
 /** An opening balance: credited by a Credit command at start-up (so it is journaled like any change). */
@@ -81,12 +84,16 @@ export function definitionFromConfig(config: SimConfig): { definition: ExchangeD
     markets: config.currency_pairs,
     users: users.map((u) => ({ uid: u.uid, main_uid: u.main_uid ?? 0 })),
     stp_groups: config.stp_groups ?? [],
+    ...(config.unified === undefined ? {} : { unified: config.unified }),
   };
   const balances: OpeningBalance[] = [];
   for (const u of users) {
     for (const [account, byCurrency] of Object.entries(u.balances ?? {})) {
       for (const [currency, amount] of Object.entries(byCurrency)) balances.push({ uid: u.uid, account, currency, amount });
     }
+  }
+  for (const [currency, c] of Object.entries(config.unified?.currencies ?? {})) {
+    if (c.lendable !== undefined && !/^0*(\.0*)?$/.test(c.lendable)) balances.push({ uid: 0, account: 'unified', currency, amount: c.lendable });
   }
   return { definition, balances };
 }

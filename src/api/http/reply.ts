@@ -9,7 +9,7 @@ import { gateError } from '../error-catalogue.js';
 import { wallMicros } from './wall-time.js';
 
 const STATUS_TEXT: Readonly<Record<number, string>> = {
-  200: '200 OK', 201: '201 Created', 400: '400 Bad Request', 401: '401 Unauthorized', 403: '403 Forbidden',
+  200: '200 OK', 201: '201 Created', 202: '202 Accepted', 204: '204 No Content', 400: '400 Bad Request', 401: '401 Unauthorized', 403: '403 Forbidden',
   404: '404 Not Found', 405: '405 Method Not Allowed', 413: '413 Payload Too Large', 415: '415 Unsupported Media Type',
   429: '429 Too Many Requests', 500: '500 Internal Server Error', 503: '503 Service Unavailable',
 };
@@ -42,25 +42,31 @@ export class Reply {
     this.#send(status, JSON.stringify(body), headers);
   }
 
+  /** Sends 204 with no body (and no Content-Type). A second call is ignored. */
+  noContent(): void {
+    this.#send(204, undefined);
+  }
+
   /** Sends the catalogue's error for `code` ({label, message}); `message` overrides the catalogue's text. */
   error(code: number, message?: string): void {
     const e = gateError(code);
     this.json(e.status, { label: e.label, message: message ?? e.message });
   }
 
-  #send(status: number, text: string, headers?: Readonly<Record<string, string>>): void {
+  #send(status: number, text: string | undefined, headers?: Readonly<Record<string, string>>): void {
     if (this.finished) return;
     this.#sent = true;
     const res = this.#res;
     res.cork(() => {
       res.writeStatus(STATUS_TEXT[status] ?? String(status));
-      res.writeHeader('Content-Type', 'application/json');
+      if (text !== undefined) res.writeHeader('Content-Type', 'application/json');
       res.writeHeader('X-In-Time', String(this.#inUs));
       res.writeHeader('X-Out-Time', String(wallMicros()));
       res.writeHeader('X-Svc-Trace-ID', `${TRACE_PREFIX}${(++traceCounter).toString(16).padStart(8, '0')}`);
       if (this.#clientRequestId !== '') res.writeHeader('X-Client-Request-Id', this.#clientRequestId);
       if (headers !== undefined) for (const [k, v] of Object.entries(headers)) res.writeHeader(k, v);
-      res.end(text);
+      if (text === undefined) res.endWithoutBody();
+      else res.end(text);
     });
   }
 }

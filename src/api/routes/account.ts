@@ -1,7 +1,8 @@
 /**
  * Account routes (permission group `account`): GET /account/detail (ccxt reads `key.mode` to choose
- * classic or unified), GET /account/stp_groups and GET /account/stp_groups/{stp_id}/users (the groups the
- * caller's account, or its main account, belongs to; read-only here: groups come from the config).
+ * classic or unified: 2 for a unified key or a user in a non-classic unified mode), GET /account/stp_groups
+ * and GET /account/stp_groups/{stp_id}/users (the groups the caller's account, or its main account, belongs
+ * to; read-only here: groups come from the config).
  */
 import { ResultCode } from '../../core/result-code.js';
 import type { ApiDeps } from '../deps.js';
@@ -21,7 +22,7 @@ export function registerAccountRoutes(router: Router, deps: ApiDeps): void {
       const key = req.key!;
       reply.json(200, {
         user_id: req.uid, ip_whitelist: key.ipWhitelist, currency_pairs: [], tier: 0,
-        key: { mode: key.mode }, copy_trading_role: 0,
+        key: { mode: key.mode === 2 || deps.gateway.exchange.unified.modeOf(req.uid) !== 0 ? 2 : key.mode }, copy_trading_role: 0,
       });
     } });
 

@@ -11,6 +11,7 @@ import { ResultCode } from '../../core/result-code.js';
 import { type GateOrder, renderOrder } from '../../engine/gate-shapes.js';
 import type { ApiDeps } from '../deps.js';
 import { parseAmendOrder, parseCreateOrder } from '../spot-order-request.js';
+import { placeWithAutoBorrow } from '../unified/unified-orders.js';
 
 export type OrderDone = (code: ResultCode, order: GateOrder | undefined) => void;
 type Body = Readonly<Record<string, unknown>>;
@@ -19,8 +20,8 @@ export function placeOrder(deps: ApiDeps, uid: number, body: Body, done: OrderDo
   const { gateway, cmd } = deps;
   const parsed = parseCreateOrder(gateway.exchange, uid, body, cmd);
   if (parsed !== ResultCode.Ok) return done(parsed, undefined);
-  gateway.submit(cmd, (code, c) => {
-    done(code, code === ResultCode.Ok ? renderOrder(gateway.exchange, gateway.exchange.orders.find(c.orderId)) : undefined);
+  placeWithAutoBorrow(deps, uid, cmd, (code, c) => {
+    done(code, c !== undefined ? renderOrder(gateway.exchange, gateway.exchange.orders.find(c.orderId)) : undefined);
   });
 }
 

@@ -7,6 +7,7 @@ import { ConfigError } from '../invariant.js';
 import type { CurrencySpec } from '../ledger/currencies.js';
 import type { MarketSpec } from '../market.js';
 import { parseUnits } from '../units.js';
+import type { UnifiedDefinition } from '../unified/unified-params.js';
 
 /** A market as Gate's currency pair describes it, with its fees in percent (`fee` taker, `maker_fee_rate`). */
 export interface MarketConfig extends MarketSpec {
@@ -39,6 +40,8 @@ export interface ExchangeDefinition {
   readonly finishedOrders?: number | undefined;
   /** Trades kept for queries (oldest dropped). Default 65,536. */
   readonly trades?: number | undefined;
+  /** Unified-account parameters: index prices, discount tiers, rates, borrow limits (docs/unified.md). */
+  readonly unified?: UnifiedDefinition | undefined;
 }
 
 const PERCENT_TO_PPM_SCALE = 4;

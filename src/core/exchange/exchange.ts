@@ -33,6 +33,9 @@ import { type ExchangeDefinition, marketFees } from './exchange-definition.js';
 import { type ExchangeState, exportOrders, exportTrades, importOrders, importTrades } from './exchange-state.js';
 import { OrderStore } from './order-store.js';
 import { TradeLog } from './trade-log.js';
+import { applyUnified } from '../unified/unified-commands.js';
+import { resolveUnifiedParams } from '../unified/unified-params.js';
+import { UnifiedState } from '../unified/unified-state.js';
 
 /** True for commands that go to a market's book after R1. */
 export const isBookCommand = (type: number): boolean => type >= CommandType.PlaceOrder && type <= CommandType.CancelAll;
@@ -59,6 +62,8 @@ export class Exchange {
   readonly ledger: Ledger;
   readonly orders: OrderStore;
   readonly trades: TradeLog;
+  /** Unified-account modes, accrual hour and loan records (loans themselves are ledger columns). */
+  readonly unified: UnifiedState;
   readonly markets: readonly Market[];
   /** Currency codes by index (the `currency` field of commands). */
   readonly currencies: readonly string[];
@@ -76,6 +81,7 @@ export class Exchange {
     this.trades = new TradeLog(def.trades ?? 1 << 16);
     for (const c of def.currencies) this.ledger.registerCurrency(c);
     this.currencies = def.currencies.map((c) => c.code);
+    this.unified = new UnifiedState(resolveUnifiedParams(def.unified, new Map(def.currencies.map((c) => [c.code, c.scale]))));
     this.markets = def.markets.map((spec) => {
       const m = defineMarket(spec);
       this.ledger.registerMarket(m, spec.base, spec.quote);
@@ -129,6 +135,13 @@ export class Exchange {
       case CommandType.Credit:
       case CommandType.Debit:
       case CommandType.Transfer: return this.#funds(c);
+      case CommandType.WithdrawHold:
+      case CommandType.WithdrawSettle:
+      case CommandType.WithdrawRelease: return this.#withdrawal(c);
+      case CommandType.UnifiedBorrow:
+      case CommandType.UnifiedRepay:
+      case CommandType.UnifiedAccrue:
+      case CommandType.UnifiedSetMode: return applyUnified(this, c);
       default: return ResultCode.InvalidParam;
     }
   }
@@ -184,6 +197,7 @@ export class Exchange {
     h.addString(this.ledger.stateHash());
     this.orders.hashInto(h);
     h.add(this.#lastOrderId).add(this.trades.count);
+    this.unified.hashInto(h);
     for (const b of bookHashes) h.addString(b);
     return h.digest();
   }
@@ -211,7 +225,7 @@ export class Exchange {
 
   assertInvariants(): void {
     this.ledger.assertInvariants();
-    invariant(this.orders.openCount === this.ledger.holdCount, 'open orders and holds differ');
+    invariant(this.orders.openCount === this.ledger.holdCount - this.ledger.withdrawalHoldCount, 'open orders and holds differ');
   }
 
   #prePlace(c: Command): ResultCode {
@@ -291,15 +305,31 @@ export class Exchange {
     return (m | 0) === m && m >= 0 && m < this.markets.length;
   }
 
+  /** The command's amount in units of currency `code`: `amount`, or `text` (integer units) when wide; -1 if malformed. */
+  #units(c: Command, code: string): number | bigint {
+    if (!this.ledger.isWide(code)) return c.amount;
+    if (c.text !== '' && !/^[0-9]{1,40}$/.test(c.text)) return -1;
+    return c.text !== '' ? BigInt(c.text) : Number.isSafeInteger(c.amount) ? BigInt(c.amount) : -1n;
+  }
+
+  /** Withdrawal hold, settle (amount = fee) and release, keyed by the withdrawal id in `orderId`. */
+  #withdrawal(c: Command): ResultCode {
+    const L = this.ledger;
+    if (c.type === CommandType.WithdrawRelease) return L.releaseWithdrawal(c.time, c.orderId, c.uid);
+    const code = this.currencies[c.currency];
+    if (code === undefined) return ResultCode.CurrencyNotFound;
+    const units = this.#units(c, code);
+    if (units === -1) return ResultCode.InvalidParam;
+    if (c.type === CommandType.WithdrawHold) return L.holdWithdrawal(c.time, c.orderId, c.uid, c.currency, units);
+    return L.settleWithdrawal(c.time, c.orderId, c.uid, units);
+  }
+
   /** Credit, debit and transfer. The amount is `amount` units, or `text` (integer units) beyond 2^53. */
   #funds(c: Command): ResultCode {
     const code = this.currencies[c.currency];
     if (code === undefined) return ResultCode.CurrencyNotFound;
-    let amount: number | bigint = c.amount;
-    if (this.ledger.isWide(code)) {
-      if (c.text !== '' && !/^[0-9]{1,40}$/.test(c.text)) return ResultCode.InvalidParam;
-      amount = c.text !== '' ? BigInt(c.text) : Number.isSafeInteger(c.amount) ? BigInt(c.amount) : -1n;
-    }
+    const amount = this.#units(c, code);
+    if (amount === -1) return ResultCode.InvalidParam;
     const L = this.ledger;
     if (c.type === CommandType.Credit) return L.credit(c.time, c.uid, c.kind, c.sub, code, amount, BookType.Deposit, '');
     if (c.type === CommandType.Debit) return L.debit(c.time, c.uid, c.kind, c.sub, code, amount, BookType.Withdraw, '');

@@ -36,6 +36,8 @@ import {
   readBalance,
 } from './queries.js';
 import { settleFill } from './settlement.js';
+import { heldForWithdrawal, holdWithdrawal, releaseWithdrawal, settleWithdrawal, withdrawalHoldCount } from './withdraw-funds.js';
+import { borrow, chargeInterest, loanOf, type LoanRow, openLoans, poolAvailable, repay } from './loan-funds.js';
 
 export interface LedgerOptions {
   /** Account-book entries retained (ring buffer; the oldest are dropped). Default 1 << 16; 0 keeps none. */
@@ -164,13 +166,68 @@ export class Ledger {
     return settleFill(this.#p, time, market, takerOrderId, makerOrderId, takerSide, price, lots, takerFeePpm, makerFeePpm);
   }
 
+  /** Holds `units` of currency index `cur` from `uid`'s Spot account for withdrawal `id`. See withdraw-funds.ts. */
+  holdWithdrawal(time: number, id: number, uid: number, cur: number, units: number | bigint): LedgerOutcome {
+    return holdWithdrawal(this.#p, time, id, uid, cur, units);
+  }
+
+  /** Sends withdrawal `id` out: `fee` units to the platform fee account, the rest off the platform. */
+  settleWithdrawal(time: number, id: number, uid: number, fee: number | bigint): LedgerOutcome {
+    return settleWithdrawal(this.#p, time, id, uid, fee);
+  }
+
+  /** Returns withdrawal `id`'s hold to its owner's available balance. */
+  releaseWithdrawal(time: number, id: number, uid: number): LedgerOutcome {
+    return releaseWithdrawal(this.#p, time, id, uid);
+  }
+
+  /** What remains held for withdrawal `id`, or undefined when it has no hold. */
+  heldForWithdrawal(id: number): Amount | undefined {
+    return heldForWithdrawal(this.#p, id);
+  }
+
+  /** Open withdrawal holds (part of holdCount); an O(holds) scan for invariant checks. */
+  get withdrawalHoldCount(): number {
+    return withdrawalHoldCount(this.#p);
+  }
+
+  /** Lends `units` of currency index `cur` from the platform's pool to `uid`'s Spot account. See loan-funds.ts. */
+  borrow(time: number, uid: number, cur: number, units: bigint): LedgerOutcome {
+    return borrow(this.#p, time, uid, cur, units);
+  }
+
+  /** Pays back `units` of `uid`'s debt in `cur`, unpaid interest first. See loan-funds.ts. */
+  repay(time: number, uid: number, cur: number, units: bigint): LedgerOutcome {
+    return repay(this.#p, time, uid, cur, units);
+  }
+
+  /** Charges interest: paid from available at once, the rest owed. Returns the units paid. See loan-funds.ts. */
+  chargeInterest(time: number, uid: number, cur: number, units: bigint): bigint | LedgerOutcome {
+    return chargeInterest(this.#p, time, uid, cur, units);
+  }
+
+  /** [principal, unpaid interest] `uid` owes in currency index `cur`. */
+  loanOf(uid: number, cur: number): [bigint, bigint] {
+    return loanOf(this.#p, uid, cur);
+  }
+
+  /** Units of currency index `cur` the lending pool holds. */
+  poolAvailable(cur: number): bigint {
+    return poolAvailable(this.#p, cur);
+  }
+
+  /** Every open loan. @allocates */
+  openLoans(): LoanRow[] {
+    return openLoans(this.#p);
+  }
+
   /** What remains held for `orderId`, or undefined when it has no hold. */
   heldFor(orderId: number): Amount | undefined {
     const slot = this.#p.holds.find(orderId);
     return slot < 0 ? undefined : this.#p.holds.remainingOf(slot);
   }
 
-  /** Number of open holds. */
+  /** Number of open holds (orders' and withdrawals'). */
   get holdCount(): number {
     return this.#p.holds.count;
   }

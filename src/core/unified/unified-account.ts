@@ -1,0 +1,49 @@
+/**
+ * One user's unified account read from the exchange: holdings (the Spot account a unified user trades from,
+ * with its loan columns), index prices, and the figures of valuation.ts. Reads only; allocates its results.
+ *
+ * Index price of a currency: the configured `index_price`, else USDT = 1, else the last retained trade of
+ * CUR_USDT (a currency with neither has no price: worth 0, not borrowable).
+ */
+import type { Exchange } from '../exchange/exchange.js';
+import { AccountKind } from '../ledger/account-kinds.js';
+import type { Price } from './unified-params.js';
+import { type AccountFigures, accountFigures, borrowable, type Holding } from './valuation.js';
+
+/** The USD index price of `code`, or undefined. */
+export function priceOf(ex: Exchange, code: string): Price | undefined {
+  const cp = ex.unified.params.currencies.get(code);
+  if (cp?.indexPrice !== undefined) return cp.indexPrice;
+  const m = ex.marketIndex(`${code}_USDT`);
+  if (m < 0) return undefined;
+  const T = ex.trades;
+  const ids = T.newest((slot) => T.market[slot] === m, 1);
+  if (ids.length === 0) return undefined;
+  const ticks = T.price[T.slotOf(ids[0]!)]!;
+  return { num: BigInt(ticks), scale: ex.markets[m]!.priceScale };
+}
+
+/** The holding of `uid` in currency index `cur`. */
+export function holdingOf(ex: Exchange, uid: number, cur: number, price?: Price): Holding {
+  const code = ex.currencies[cur]!;
+  const b = ex.ledger.balance(uid, AccountKind.Spot, 0, code)!;
+  return {
+    code, scale: ex.definition.currencies[cur]!.scale,
+    available: BigInt(b.available), freeze: BigInt(b.locked), borrowed: BigInt(b.borrowed), interest: BigInt(b.interest),
+    price: price ?? priceOf(ex, code),
+  };
+}
+
+/** Every currency's holding of `uid`, in currency order. @allocates */
+export function holdingsOf(ex: Exchange, uid: number): Holding[] {
+  return ex.currencies.map((_c, cur) => holdingOf(ex, uid, cur));
+}
+
+export const figuresOf = (ex: Exchange, holdings: readonly Holding[]): AccountFigures => accountFigures(holdings, ex.unified.params);
+
+/** Units of currency index `cur` `uid` may borrow now (mode, margin, pool, user maximum). */
+export function borrowableOf(ex: Exchange, uid: number, cur: number, holdings = holdingsOf(ex, uid)): bigint {
+  const fig = figuresOf(ex, holdings);
+  const cp = ex.unified.params.currencies.get(ex.currencies[cur]!)!;
+  return borrowable(ex.unified.modeOf(uid), holdings[cur]!, cp, fig, ex.unified.params, ex.ledger.poolAvailable(cur));
+}

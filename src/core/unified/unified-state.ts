@@ -1,0 +1,89 @@
+/**
+ * The unified account's state beside the ledger: each user's mode and settings, the hour interest was last
+ * accrued, and the loan and interest records the query routes list. Loans themselves are ledger columns
+ * (ledger/loan-funds.ts). Folded over commands like everything else; `hashInto` covers modes, the accrual
+ * hour and the record counter (records are history, like the account book).
+ *
+ * Records are kept up to `capacity` each (the oldest dropped). Cost: O(1) amortised per record.
+ */
+import type { StateHasher } from '../state-hash.js';
+import type { UnifiedParams } from './unified-params.js';
+
+/** Settings bits of PUT /unified/unified_mode. */
+export const UnifiedSetting = { UsdtFutures: 1, SpotHedge: 2, UseFunding: 4, Options: 8 } as const;
+
+/** Borrow and repay kinds, as `side` of the loan commands and in records. */
+export const LoanKind = { Manual: 1, Auto: 2 } as const;
+
+export interface LoanRecord {
+  readonly id: number;
+  readonly uid: number;
+  readonly borrow: boolean;
+  readonly kind: number;
+  readonly cur: number;
+  readonly amount: bigint;
+  readonly time: number;
+}
+
+export interface InterestRecord {
+  readonly uid: number;
+  readonly cur: number;
+  /** Hourly rate, parts per 10^12. */
+  readonly rate: bigint;
+  readonly interest: bigint;
+  /** True when the balance covered it at once. */
+  readonly paid: boolean;
+  readonly time: number;
+}
+
+const HOUR_US = 3_600_000_000;
+/** Whole hours since the epoch at µs `time`. */
+export const hourOf = (time: number): number => Math.floor(time / HOUR_US);
+
+export class UnifiedState {
+  readonly params: UnifiedParams;
+  readonly capacity: number;
+  /** uid → mode (low 4 bits) | settings << 4; absent = classic, no settings. */
+  readonly #modes = new Map<number, number>();
+  /** Hour of the last accrual; 0 before the first loan. */
+  lastHour = 0;
+  lastRecordId = 0;
+  readonly loans: LoanRecord[] = [];
+  readonly interest: InterestRecord[] = [];
+
+  constructor(params: UnifiedParams, capacity = 100_000) {
+    this.params = params;
+    this.capacity = capacity;
+  }
+
+  modeOf(uid: number): number {
+    return (this.#modes.get(uid) ?? 0) & 15;
+  }
+
+  settingsOf(uid: number): number {
+    return (this.#modes.get(uid) ?? 0) >> 4;
+  }
+
+  setMode(uid: number, mode: number, settings: number): void {
+    const v = mode | (settings << 4);
+    if (v === 0) this.#modes.delete(uid);
+    else this.#modes.set(uid, v);
+  }
+
+  addLoanRecord(uid: number, borrow: boolean, kind: number, cur: number, amount: bigint, time: number): void {
+    this.loans.push({ id: ++this.lastRecordId, uid, borrow, kind, cur, amount, time });
+    if (this.loans.length > this.capacity * 2) this.loans.splice(0, this.loans.length - this.capacity);
+  }
+
+  addInterestRecord(r: InterestRecord): void {
+    this.interest.push(r);
+    if (this.interest.length > this.capacity * 2) this.interest.splice(0, this.interest.length - this.capacity);
+  }
+
+  hashInto(h: StateHasher): void {
+    const modes = [...this.#modes].sort((a, b) => a[0] - b[0]);
+    h.add(modes.length);
+    for (const [uid, v] of modes) h.add(uid).add(v);
+    h.add(this.lastHour).add(this.lastRecordId);
+  }
+}
