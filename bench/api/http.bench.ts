@@ -2,7 +2,8 @@
  * `npm run bench:http`: the ringmatch HTTP front against a bare uWebSockets.js hello-world, in one run.
  *
  * Processes (each its own Node process, all on 127.0.0.1, ephemeral ports): the bare server (bare-server.ts),
- * the simulator (sim-server.ts: inline engine, rate limits off, no market maker, four funded users), and the
+ * the simulator twice (sim-server.ts: inline runner, and the default threaded runner with one shard worker; rate
+ * limits off, no market maker, four funded users), and the
  * load generator (load-generator.ts: raw keep-alive HTTP/1.1 sockets, one request in flight per connection,
  * requests pre-built and pre-signed). With `taskset` and two or more cores, both servers are pinned to CPU 0
  * and the generator to CPU 1; only one server is under load at a time.
@@ -52,8 +53,8 @@ const log = (line: string): void => {
 
 const PIN = existsSync('/usr/bin/taskset') && os.cpus().length >= 2;
 
-function start(file: string, cpu: number): ChildProcess {
-  const node = [process.execPath, '--expose-gc', '--import', 'tsx', path.join(HERE, file)];
+function start(file: string, cpu: number, ...args: string[]): ChildProcess {
+  const node = [process.execPath, '--expose-gc', '--import', 'tsx', path.join(HERE, file), ...args];
   const [cmd, ...rest] = PIN ? ['/usr/bin/taskset', '-c', String(cpu), ...node] : node;
   return spawn(cmd!, rest, { stdio: ['ignore', 2, 2, 'ipc'] });
 }
@@ -84,7 +85,8 @@ async function stop(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-type ServerName = 'ringmatch' | 'bare-uws';
+/** ringmatch: the inline runner; ringmatch-threaded: the simulator's default (one shard worker thread). */
+type ServerName = 'ringmatch' | 'ringmatch-threaded' | 'bare-uws';
 
 interface Row {
   scenario: string;
@@ -128,17 +130,20 @@ async function main(): Promise<void> {
     + `${PIN ? '; servers pinned to CPU 0, load generator to CPU 1' : '; no CPU pinning'}\n${machineLines(machine)}`;
   log(header);
   const bare = start('bare-server.ts', 0);
-  const sim = start('sim-server.ts', 0);
+  const sim = start('sim-server.ts', 0, 'inline');
+  const simThreaded = start('sim-server.ts', 0, 'threaded');
   const gen = start('load-generator.ts', 1);
-  const children = [bare, sim, gen];
+  const children = [bare, sim, simThreaded, gen];
   try {
-    const [bareUp, simUp] = await Promise.all([
+    const [bareUp, simUp, threadedUp] = await Promise.all([
       nextMessage<FromServer>(bare, 'bare server', 30_000),
       nextMessage<FromServer>(sim, 'simulator', 30_000),
+      nextMessage<FromServer>(simThreaded, 'simulator (threaded)', 30_000),
       nextMessage<FromGenerator>(gen, 'load generator', 30_000),
     ]);
-    const port: Record<ServerName, number> = { 'bare-uws': bareUp.port, ringmatch: simUp.port };
-    log(`bare uWebSockets.js on 127.0.0.1:${port['bare-uws']}, ringmatch on 127.0.0.1:${port.ringmatch}`);
+    const port: Record<ServerName, number> = { 'bare-uws': bareUp.port, ringmatch: simUp.port, 'ringmatch-threaded': threadedUp.port };
+    log(`bare uWebSockets.js on 127.0.0.1:${port['bare-uws']}, ringmatch (inline) on 127.0.0.1:${port.ringmatch}, `
+      + `ringmatch (threaded) on 127.0.0.1:${port['ringmatch-threaded']}`);
 
     const phase = async (server: ServerName, workload: Workload, mode: 'closed' | 'open', rate?: number): Promise<PhaseResult> => {
       const spec: PhaseSpec = { port: port[server], workload, connections: CONNECTIONS, mode, rate,
@@ -162,26 +167,31 @@ async function main(): Promise<void> {
       { scenario: 'orders POST+DELETE signed', server: 'ringmatch', workload: orders, rateOf: 'orders' },
       { scenario: 'orders POST+DELETE signed', server: 'bare-uws', workload: orders, rateOf: 'orders' },
       { scenario: 'order_book GET public', server: 'ringmatch', workload: book, rateOf: 'order_book' },
+      { scenario: 'orders POST+DELETE signed', server: 'ringmatch-threaded', workload: orders, rateOf: 'orders' },
     ];
     const closed: PhaseResult[] = [];
     for (const c of cases) closed.push(await phase(c.server, c.workload, 'closed'));
-    const ourMax = (kind: string): number => closed[cases.findIndex((c) => c.server === 'ringmatch' && c.workload.kind === kind)]!.requests_per_sec;
+    /** Our maximum for a case: the same server's (the bare server's rows use the inline runner's). */
+    const ourMax = (c: (typeof cases)[number]): number => {
+      const server = c.server === 'bare-uws' ? 'ringmatch' : c.server;
+      return closed[cases.findIndex((x) => x.server === server && x.workload.kind === c.rateOf)]!.requests_per_sec;
+    };
     const open: PhaseResult[] = [];
-    for (const c of cases) open.push(await phase(c.server, c.workload, 'open', Math.max(1, Math.round(ourMax(c.rateOf) / 2))));
+    for (const c of cases) open.push(await phase(c.server, c.workload, 'open', Math.max(1, Math.round(ourMax(c) / 2))));
 
     const bareHello = closed[0]!.requests_per_sec;
     const bareOrders = closed[2]!.requests_per_sec;
     const rows: Row[] = cases.map((c, i) => {
       const cl = closed[i]!;
       const op = open[i]!;
-      const ours = c.server === 'ringmatch';
+      const ours = c.server !== 'bare-uws';
       return {
         scenario: c.scenario, server: c.server, requests_per_sec: cl.requests_per_sec,
         p50_us: op.latency.p50_us, p99_us: op.latency.p99_us, p999_us: op.latency.p999_us,
         connections: CONNECTIONS, duration_s: DURATION_S,
         ...(ours ? { ratio_to_bare: Number((cl.requests_per_sec / bareHello).toFixed(3)) } : {}),
         ...(ours && c.workload.kind === 'orders' ? { ratio_to_bare_same_requests: Number((cl.requests_per_sec / bareOrders).toFixed(3)) } : {}),
-        open_loop_rate: Math.round(ourMax(c.rateOf) / 2), errors: cl.errors + op.errors, closed_p99_us: cl.latency.p99_us,
+        open_loop_rate: Math.round(ourMax(c) / 2), errors: cl.errors + op.errors, closed_p99_us: cl.latency.p99_us,
         ...(op.by_type === undefined ? {} : { place_p99_us: op.by_type.place!.p99_us, cancel_p99_us: op.by_type.cancel!.p99_us }),
         ...(op.send_lag_p99_us === undefined ? {} : { send_lag_p99_us: op.send_lag_p99_us }),
         machine,

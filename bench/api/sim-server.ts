@@ -1,6 +1,7 @@
 /**
- * The measured server: the ringmatch simulator (`startSimulator`, inline engine, wall clock) with a benchmark
- * configuration: one BTC_USDT market, four funded users with keys, rate limits off, no market maker.
+ * The measured server: the ringmatch simulator (`startSimulator`, wall clock) with a benchmark configuration:
+ * one BTC_USDT market, four funded users with keys, rate limits off, no market maker. The runner is the first
+ * argument: `inline`, or `threaded` (the simulator's default: one shard worker, a thread of this process).
  * Run as a child of http.bench.ts: reports its port over IPC and closes when the channel closes.
  */
 import { startSimulator } from '../../src/main.js';
@@ -19,6 +20,7 @@ const config: SimulatorConfig = {
   })),
   rate_limits: false,
   market_maker: false,
+  engine: { runner: process.argv[2] === 'threaded' ? 'threaded' : 'inline', shards: 1 },
 };
 
 const sim = await startSimulator(config, { host: '127.0.0.1', port: 0 });
