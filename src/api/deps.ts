@@ -8,6 +8,7 @@ import type { StpGroupDefinition } from '../core/exchange/exchange-definition.js
 import type { ExchangeGateway } from '../engine/gateway.js';
 import type { KeyStore } from './auth/key-store.js';
 import type { WalletSim } from '../sim/chains/wallet-sim.js';
+import type { PriceTriggers } from './price-orders/price-triggers.js';
 
 export interface ApiDeps {
   readonly gateway: ExchangeGateway;
@@ -19,6 +20,8 @@ export interface ApiDeps {
   readonly adminToken: string;
   /** The chain simulation: deposits, withdrawals, pushes, addresses (wallet and withdrawal routes). */
   readonly wallet: WalletSim;
+  /** Price-triggered spot orders (REST routes, spot.priceorders pushes). */
+  readonly priceTriggers: PriceTriggers;
   /** A command object the routes fill and submit (the gateway copies it, so one suffices). */
   readonly cmd: Command;
   /** Disposers run by `close()` (timers of routes). */

@@ -29,6 +29,7 @@ import { registerSpotBatchRoutes } from './routes/spot-batch.js';
 import { registerSpotOrderRoutes } from './routes/spot-orders.js';
 import { registerSpotPublicRoutes } from './routes/spot-public.js';
 import { registerSpotPriceOrderRoutes } from './routes/spot-price-orders.js';
+import { PriceTriggers } from './price-orders/price-triggers.js';
 import { registerWalletRoutes } from './routes/wallet.js';
 import { registerWalletTransferRoutes } from './routes/wallet-transfers.js';
 import { registerSubAccountTransferRoutes } from './routes/sub-account-transfers.js';
@@ -133,7 +134,9 @@ export function createHttpHandler(options: ServerOptions): HttpHandler {
     gateway: options.gateway, keys: options.keys, simClock: options.simClock,
     stpGroups: options.stpGroups ?? [], adminToken: options.adminToken ?? '',
     wallet: options.wallet ?? new WalletSim(options.gateway, options.gateway.clock, resolveChains(options.gateway.exchange.definition.currencies, undefined)),
+    priceTriggers: new PriceTriggers(options.gateway),
   });
+  deps.onClose.push(() => deps.priceTriggers.close());
   const router = new Router();
   registerSpotPublicRoutes(router, deps);
   registerAccountRoutes(router, deps);

@@ -60,6 +60,23 @@ describe('websocket channels', () => {
     s.close();
   });
 
+  it('pushes price-triggered orders on spot.priceorders when created, fired and cancelled', async () => {
+    const s = await TestSocket.open(sim.server.port);
+    const t = nowS();
+    const ok = await s.request({ id: 1, time: t, channel: 'spot.priceorders', event: 'subscribe', payload: ['BTC_USDT'], auth: subAuth('k1', 's1', 'spot.priceorders', 'subscribe', t) });
+    expect(ok.result).toEqual({ status: 'success' });
+    const from = s.frames.length;
+    const triggers = sim.server.deps.priceTriggers;
+    const o = triggers.store.add({ uid: 10001, market: 0, triggerTicks: 1, triggerPrice: '0.01', rule: '<=', expiration: 0, createUs: 1,
+      put: { type: 'limit', side: 'buy', price: '100', amount: '0.01', account: 'normal', time_in_force: 'gtc', auto_borrow: false, auto_repay: false, text: '' } });
+    const put = await s.next((f) => f.channel === 'spot.priceorders' && f.event === 'update', 3000, from);
+    expect(put.result).toEqual([expect.objectContaining({ id: o.id, market: 'BTC_USDT', status: 'open', event: 'put', user: 10001 })]);
+    triggers.store.finish(o, 'cancelled', 2);
+    const fin = await s.next((f) => f.channel === 'spot.priceorders' && f.event === 'update' && (f.result as { event: string }[])[0]?.event === 'finish', 3000, from);
+    expect(fin.result).toEqual([expect.objectContaining({ id: o.id, status: 'cancelled', event: 'finish' })]);
+    s.close();
+  });
+
   it('serves order entry channels: status, list, cancel_ids and cancel_cp', async () => {
     const s = await TestSocket.open(sim.server.port);
     const a = await place(10001, { side: 'buy', amount: '0.001', price: '40000' });

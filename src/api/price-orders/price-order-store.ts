@@ -73,7 +73,12 @@ class MarketTriggers {
   }
 }
 
+/** `put` when a trigger is created, `finish` when it ends (any final status). */
+export type PriceOrderChange = (o: PriceOrder, event: 'put' | 'finish') => void;
+
 export class PriceOrderStore {
+  /** Told of every creation and ending (WebSocket pushes). */
+  onChange: PriceOrderChange | undefined;
   readonly #byId = new Map<number, PriceOrder>();
   readonly #open: MarketTriggers[] = [];
   /** Every open trigger (what `expire` scans). */
@@ -94,6 +99,7 @@ export class PriceOrderStore {
     this.#byId.set(o.id, o);
     this.#openSet.add(o);
     this.#market(o.market).add(o);
+    this.onChange?.(o, 'put');
     return o;
   }
 
@@ -129,6 +135,7 @@ export class PriceOrderStore {
     o.firedOrderId = firedOrderId;
     this.#finished.push(o);
     if (this.#finished.length > this.#keepFinished) this.#byId.delete(this.#finished.shift()!.id);
+    this.onChange?.(o, 'finish');
   }
 
   /** Marks every open trigger whose expiry is at or before `nowUs` as expired. */

@@ -21,7 +21,8 @@ import { type ApiRequest, bodyObject, queryParam } from '../http/api-request.js'
 import type { Handler, Router } from '../router.js';
 import { parseCreateOrder, parseOrderId, parsePair } from '../spot-order-request.js';
 import type { PriceOrder, PutOrder, TriggerRule } from '../price-orders/price-order-store.js';
-import { PriceTriggers, putBody } from '../price-orders/price-triggers.js';
+import { renderPriceOrder } from '../price-orders/price-order-view.js';
+import { putBody } from '../price-orders/price-triggers.js';
 import { intParam, paginationHeaders } from './common.js';
 
 const SPOT = { kind: 'private', group: 'spot' } as const;
@@ -31,19 +32,6 @@ const TEXT = /^t-[0-9A-Za-z_.-]{1,28}$/;
 type Obj = Readonly<Record<string, unknown>>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const absent = (v: unknown): boolean => v === undefined || v === null || v === '';
-
-/** Gate's SpotPriceTriggeredOrder. @allocates */
-export function renderPriceOrder(deps: ApiDeps, o: PriceOrder): Record<string, unknown> {
-  const p = o.put;
-  return {
-    trigger: { price: o.triggerPrice, rule: o.rule, expiration: o.expiration },
-    put: { type: p.type, side: p.side, price: p.price, amount: p.amount, account: p.account,
-      time_in_force: p.time_in_force, auto_borrow: p.auto_borrow, auto_repay: p.auto_repay, text: p.text },
-    id: o.id, id_string: String(o.id), user: o.uid, market: deps.gateway.exchange.markets[o.market]!.id,
-    ctime: Math.floor(o.createUs / 1e6), ftime: Math.floor(o.finishUs / 1e6), fired_order_id: o.firedOrderId,
-    status: o.status, reason: o.reason,
-  };
-}
 
 /** The `account` filter of the list routes: 'normal' (or absent) lists spot triggers; margin and unified hold none. */
 function accountFilter(v: string | undefined): 'normal' | 'none' | ResultCode {
@@ -60,9 +48,8 @@ interface Parsed {
   readonly put: PutOrder;
 }
 
-export function registerSpotPriceOrderRoutes(router: Router, deps: ApiDeps): PriceTriggers {
-  const triggers = new PriceTriggers(deps.gateway);
-  deps.onClose.push(() => triggers.close());
+export function registerSpotPriceOrderRoutes(router: Router, deps: ApiDeps): void {
+  const triggers = deps.priceTriggers;
   /** Runs `h` once fired put orders have completed, so a read never shows a trigger half-fired. */
   const afterFiring = (h: Handler): Handler => (req, reply) => {
     triggers.settled().then(() => h(req, reply)).catch((e: unknown) => {
@@ -157,7 +144,7 @@ export function registerSpotPriceOrderRoutes(router: Router, deps: ApiDeps): Pri
       const offset = intParam(req, 'offset', 0, 0, 1_000_000_000);
       if (limit < 0 || offset < 0) return reply.error(ResultCode.InvalidParam, 'limit is 1..1000 and offset ≥ 0');
       const all = account === 'none' ? [] : status === 'open' ? triggers.store.openOf(req.uid, market) : triggers.store.finishedOf(req.uid, market);
-      reply.json(200, all.slice(offset, offset + limit).map((o) => renderPriceOrder(deps, o)), paginationHeaders(limit, offset, all.length));
+      reply.json(200, all.slice(offset, offset + limit).map((o) => renderPriceOrder(ex(), o)), paginationHeaders(limit, offset, all.length));
     }) });
 
   router.add({ method: 'DELETE', pattern: '/api/v4/spot/price_orders', access: SPOT, limit: 'spot-cancel',
@@ -171,7 +158,7 @@ export function registerSpotPriceOrderRoutes(router: Router, deps: ApiDeps): Pri
       const open = account === 'none' ? [] : triggers.store.openOf(req.uid, market);
       const now = deps.gateway.clock.nowUs();
       for (const o of open) triggers.store.finish(o, 'cancelled', now);
-      reply.json(200, open.map((o) => renderPriceOrder(deps, o)));
+      reply.json(200, open.map((o) => renderPriceOrder(ex(), o)));
     }) });
 
   router.add({ method: 'GET', pattern: '/api/v4/spot/price_orders/{order_id}', access: SPOT, limit: 'spot',
@@ -179,7 +166,7 @@ export function registerSpotPriceOrderRoutes(router: Router, deps: ApiDeps): Pri
       triggers.expire();
       const o = own(req);
       if (o === undefined) return reply.error(ResultCode.OrderNotFound);
-      reply.json(200, renderPriceOrder(deps, o));
+      reply.json(200, renderPriceOrder(ex(), o));
     }) });
 
   router.add({ method: 'DELETE', pattern: '/api/v4/spot/price_orders/{order_id}', access: SPOT, limit: 'spot-cancel',
@@ -190,8 +177,6 @@ export function registerSpotPriceOrderRoutes(router: Router, deps: ApiDeps): Pri
       if (o.status === 'cancelled') return reply.error(ResultCode.OrderCancelled);
       if (o.status !== 'open') return reply.error(ResultCode.OrderClosed);
       triggers.store.finish(o, 'cancelled', deps.gateway.clock.nowUs());
-      reply.json(200, renderPriceOrder(deps, o));
+      reply.json(200, renderPriceOrder(ex(), o));
     }) });
-
-  return triggers;
 }

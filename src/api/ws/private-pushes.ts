@@ -3,8 +3,8 @@
  * an order accepted by the command, `update` for one filled or amended, `finish` for one that ended, with
  * `finish_as`; an order accepted and finished by the same command gets both entries), spot.usertrades (the
  * user's side of each trade) and spot.balances (each changed currency: total, available, freeze and the
- * changes since the last push). spot.priceorders has topics but no pushes yet: price-triggered orders live
- * in the REST layer's store (api/price-orders/), which does not notify changes.
+ * changes since the last push), and spot.priceorders (a trigger's REST object with `event` `put` when created
+ * and `finish` when it fired, failed, expired or was cancelled; told by the trigger store, not the engine).
  *
  * Orders render from the read model after the command, so a push never shows state that is not applied.
  * Balance changes: the last pushed (available, locked) per (user, currency) is remembered for subscribed
@@ -17,6 +17,8 @@ import { AccountKind } from '../../core/ledger/account-kinds.js';
 import { type Amount, subAmount } from '../../core/ledger/amount.js';
 import { type BookEvents, EventKind } from '../../core/matching/book-events.js';
 import { renderOrder, renderTrade } from '../../engine/gate-shapes.js';
+import { renderPriceOrder } from '../price-orders/price-order-view.js';
+import type { PriceOrder } from '../price-orders/price-order-store.js';
 import { topicOf } from './channels.js';
 import { updateFrame } from './envelope.js';
 import type { Publisher } from './publisher.js';
@@ -77,6 +79,15 @@ export class PrivatePushes {
       this.#orders(uid, market.id, orders, timeUs);
       if (fills > 0) this.#trades(uid, market.id, fills, lastTrade, timeUs);
       this.#pushBalances(uid, [market.spec.base, market.spec.quote], changeType(cmd, fills), timeUs);
+    }
+  }
+
+  /** A price trigger created (`put`) or ended (`finish`): pushed to its owner's spot.priceorders topics. */
+  onPriceOrder(o: PriceOrder, event: 'put' | 'finish', timeUs: number): void {
+    const pair = this.#ex.markets[o.market]!.id;
+    const frame = updateFrame('spot.priceorders', [{ ...renderPriceOrder(this.#ex, o), event }], timeUs);
+    for (const topic of [topicOf('spot.priceorders', `${o.uid}.${pair}`), topicOf('spot.priceorders', `${o.uid}.!all`)]) {
+      if (this.#out.subscribers(topic) > 0) this.#out.publish(topic, frame);
     }
   }
 

@@ -69,6 +69,7 @@ export function registerSpotWebSocket(app: TemplatedApp, deps: ApiDeps, feed: Ma
     publish: (topic, message) => { app.publish(topic, message, false); },
     subscribers: (topic) => app.numSubscribers(topic),
   }).attach();
+  deps.priceTriggers.store.onChange = (o, event) => push.private.onPriceOrder(o, event, gateway.clock.nowUs());
   const timers = new Map<string, NodeJS.Timeout>();
   const sockets = new Set<WebSocket<Conn>>();
   const sweep = setInterval(() => {
@@ -78,6 +79,7 @@ export function registerSpotWebSocket(app: TemplatedApp, deps: ApiDeps, feed: Ma
   deps.onClose.push(() => {
     clearInterval(sweep);
     push.stop();
+    deps.priceTriggers.store.onChange = undefined;
     for (const t of timers.values()) clearInterval(t);
     timers.clear();
   });
