@@ -3,21 +3,11 @@ import ccxt from 'ccxt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Simulator } from '../../src/main.js';
 import { startTestSimulator } from '../api/http-helpers.js';
+import { type CcxtGate, ccxtGate as client } from '../support/clients.js';
 
 let sim: Simulator;
-let alice: InstanceType<typeof ccxt.gate>;
-let bob: InstanceType<typeof ccxt.gate>;
-
-function client(port: number, apiKey: string, secret: string): InstanceType<typeof ccxt.gate> {
-  const B = `http://127.0.0.1:${port}/api/v4`;
-  const pub = ['wallet', 'futures', 'margin', 'delivery', 'spot', 'options', 'sub_accounts', 'earn', 'unified', 'flash_swap', 'loan'];
-  const priv = ['withdrawals', 'wallet', 'futures', 'margin', 'delivery', 'spot', 'options', 'subAccounts', 'unified', 'rebate', 'earn', 'account', 'loan', 'otc', 'flash_swap'];
-  return new ccxt.gate({
-    apiKey, secret, enableRateLimit: false, timeout: 5000,
-    urls: { api: { public: Object.fromEntries(pub.map((k) => [k, B])), private: Object.fromEntries(priv.map((k) => [k, B])) } },
-    options: { fetchMarkets: { types: ['spot'] } },
-  });
-}
+let alice: CcxtGate;
+let bob: CcxtGate;
 
 beforeAll(async () => {
   sim = await startTestSimulator();

@@ -4,6 +4,7 @@ import * as GateApi from 'gate-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Simulator } from '../../src/main.js';
 import { startTestSimulator } from '../api/http-helpers.js';
+import { gateApiClient as apiClient, rejection } from '../support/clients.js';
 
 let sim: Simulator;
 let spot: GateApi.SpotApi;
@@ -11,25 +12,8 @@ let bobSpot: GateApi.SpotApi;
 let account: GateApi.AccountApi;
 let wallet: GateApi.WalletApi;
 
-function apiClient(port: number, key: string, secret: string): GateApi.ApiClient {
-  const c = new GateApi.ApiClient(`http://127.0.0.1:${port}/api/v4`);
-  c.setApiKeySecret(key, secret);
-  return c;
-}
-
 function order(fields: Partial<Record<keyof GateApi.Order, unknown>>): GateApi.Order {
   return Object.assign(new GateApi.Order(), fields);
-}
-
-/** The HTTP status and Gate label of a rejected SDK call. */
-async function rejection(p: Promise<unknown>): Promise<[number, string]> {
-  try {
-    await p;
-  } catch (e) {
-    const r = (e as { response?: { status: number; data: { label: string } } }).response;
-    return [r?.status ?? 0, r?.data.label ?? ''];
-  }
-  throw new Error('call did not fail');
 }
 
 beforeAll(async () => {

@@ -6,27 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccountKind } from '../../src/core/ledger/account-kinds.js';
 import { type Simulator, startSimulator } from '../../src/main.js';
 import { FUNDS_CONFIG } from '../api/routes/funds-helpers.js';
+import { ccxtGate, gateApiClient as apiClient, rejection } from '../support/clients.js';
 
 let sim: Simulator;
 let subApi: GateApi.SubAccountApi;
 let wallet: GateApi.WalletApi;
-
-function apiClient(port: number, key: string, secret: string): GateApi.ApiClient {
-  const c = new GateApi.ApiClient(`http://127.0.0.1:${port}/api/v4`);
-  c.setApiKeySecret(key, secret);
-  return c;
-}
-
-/** The HTTP status and Gate label of a rejected SDK call. */
-async function rejection(p: Promise<unknown>): Promise<[number, string]> {
-  try {
-    await p;
-  } catch (e) {
-    const r = (e as { response?: { status: number; data: { label: string } } }).response;
-    return [r?.status ?? 0, r?.data.label ?? ''];
-  }
-  throw new Error('call did not fail');
-}
 
 const model = <T extends object>(M: new () => T, fields: Record<string, unknown>): T => Object.assign(new M(), fields);
 const spotUsdt = (uid: number): string => sim.gateway.exchange.ledger.balanceText(uid, AccountKind.Spot, 0, 'USDT')!.available;
@@ -118,14 +102,7 @@ describe('gate-api WalletApi transfers and sub-account balances', () => {
 
 describe('ccxt transfer', () => {
   it('moves funds between spot and swap (settle upper case) and margin', async () => {
-    const B = `http://127.0.0.1:${sim.server.port}/api/v4`;
-    const pub = ['wallet', 'futures', 'margin', 'delivery', 'spot', 'options', 'sub_accounts', 'earn', 'unified', 'flash_swap', 'loan'];
-    const priv = ['withdrawals', 'wallet', 'futures', 'margin', 'delivery', 'spot', 'options', 'subAccounts', 'unified', 'rebate', 'earn', 'account', 'loan', 'otc', 'flash_swap'];
-    const ex = new ccxt.gate({
-      apiKey: 'k2', secret: 's2', enableRateLimit: false, timeout: 5000,
-      urls: { api: { public: Object.fromEntries(pub.map((k) => [k, B])), private: Object.fromEntries(priv.map((k) => [k, B])) } },
-      options: { fetchMarkets: { types: ['spot'] } },
-    });
+    const ex = ccxtGate(sim.server.port, 'k2', 's2');
     await ex.loadMarkets();
     const usdt = sim.gateway.exchange.currencyIndex('USDT');
     const t = await ex.transfer('USDT', 20, 'spot', 'swap');

@@ -1,36 +1,24 @@
 // Unchanged gate-api (WalletApi, WithdrawalApi) and ccxt (fetchDepositAddress, fetchDeposits, fetchWithdrawals,
 // withdraw) against the chain simulation over HTTP, on a simulated clock.
-import ccxt from 'ccxt';
 import * as GateApi from 'gate-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Simulator } from '../../src/main.js';
 import { advance, post, startWalletSimulator } from '../api/wallet-helpers.js';
+import { type CcxtGate, ccxtGate, gateApiClient } from '../support/clients.js';
 
 let sim: Simulator;
 let port: number;
 let wallet: GateApi.WalletApi;
 let withdrawals: GateApi.WithdrawalApi;
-let alice: InstanceType<typeof ccxt.gate>;
-
-function ccxtClient(apiKey: string, secret: string): InstanceType<typeof ccxt.gate> {
-  const B = `http://127.0.0.1:${port}/api/v4`;
-  const pub = ['wallet', 'futures', 'margin', 'delivery', 'spot', 'options', 'sub_accounts', 'earn', 'unified', 'flash_swap', 'loan'];
-  const priv = ['withdrawals', 'wallet', 'futures', 'margin', 'delivery', 'spot', 'options', 'subAccounts', 'unified', 'rebate', 'earn', 'account', 'loan', 'otc', 'flash_swap'];
-  return new ccxt.gate({
-    apiKey, secret, enableRateLimit: false, timeout: 5000,
-    urls: { api: { public: Object.fromEntries(pub.map((k) => [k, B])), private: Object.fromEntries(priv.map((k) => [k, B])) } },
-    options: { fetchMarkets: { types: ['spot'] } },
-  });
-}
+let alice: CcxtGate;
 
 beforeAll(async () => {
   sim = await startWalletSimulator();
   port = sim.server.port;
-  const c = new GateApi.ApiClient(`http://127.0.0.1:${port}/api/v4`);
-  c.setApiKeySecret('k1', 's1');
+  const c = gateApiClient(port, 'k1', 's1');
   wallet = new GateApi.WalletApi(c);
   withdrawals = new GateApi.WithdrawalApi(c);
-  alice = ccxtClient('k1', 's1');
+  alice = ccxtGate(port, 'k1', 's1');
   await alice.loadMarkets();
 });
 afterAll(async () => { await sim.close(); });
