@@ -97,16 +97,21 @@ export function resizeHold(p: LedgerParts, time: number, orderId: number, newRem
  */
 export function releaseOrder(p: LedgerParts, time: number, orderId: number): LedgerOutcome {
   if (!isValidTime(time)) return ResultCode.InvalidParam;
-  const h = p.holds;
-  const slot = h.find(orderId);
+  const slot = p.holds.find(orderId);
   if (slot < 0) return LedgerCode.HoldNotFound;
+  releaseSlot(p, slot);
+  return ResultCode.Ok;
+}
+
+/** Returns what remains of hold `slot` from locked to available and closes the hold (orders and withdrawals). */
+export function releaseSlot(p: LedgerParts, slot: number): void {
+  const h = p.holds;
   const s = p.store;
   const rec = h.rec[slot]!;
   const rem = h.remainingOf(slot);
   s.setLocked(rec, subAmount(s.lockedOf(rec), rem));
   s.setAvailable(rec, addAmount(s.available(rec), rem));
   h.close(slot);
-  return ResultCode.Ok;
 }
 
 function isNonNegativeInteger(v: number | bigint): boolean {

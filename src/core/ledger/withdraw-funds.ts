@@ -25,6 +25,7 @@ import { type Amount, addAmount, isZeroAmount, subAmount, zeroLike } from './amo
 import { BookType } from './account-book.js';
 import { LedgerCode, type LedgerOutcome } from './ledger-codes.js';
 import { FEE_KIND, FEE_SUB, isCode, isValidTime, type LedgerParts, PLATFORM_UID } from './parts.js';
+import { releaseSlot } from './order-funds.js';
 
 /** The hold-table key of withdrawal `id`. */
 export const withdrawalHoldKey = (id: number): number => -id;
@@ -101,13 +102,7 @@ export function releaseWithdrawal(p: LedgerParts, time: number, id: number, uid:
   if (!isValidTime(time)) return ResultCode.InvalidParam;
   const slot = ownSlot(p, id, uid);
   if (slot < 0) return LedgerCode.HoldNotFound;
-  const h = p.holds;
-  const s = p.store;
-  const rec = h.rec[slot]!;
-  const rem = h.remainingOf(slot);
-  s.setLocked(rec, subAmount(s.lockedOf(rec), rem));
-  s.setAvailable(rec, addAmount(s.available(rec), rem));
-  h.close(slot);
+  releaseSlot(p, slot);
   return ResultCode.Ok;
 }
 
