@@ -25,12 +25,13 @@
  * Output: a table (stdout), or with `--json` exactly one JSON array of rows on stdout, logs on stderr.
  * `--quick`: 3 s phases (about 35 s in all); full: 10 s phases. `--connections=N` (default 32).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import os from 'node:os';
+import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { nextMessage, PIN, startChild, stopChild as stop } from '../children.js';
 import { machineInfo, machineLines } from '../machine.js';
+
+const start = (file: string, cpu: number, ...args: string[]): ChildProcess => startChild(path.join(HERE, file), String(cpu), args, ['--expose-gc']);
 import { BENCH_KEYS, type FromGenerator, type FromServer, type PhaseResult, type PhaseSpec, type ToGenerator,
   type Workload } from './protocol.js';
 
@@ -50,40 +51,6 @@ const START = Date.now();
 const log = (line: string): void => {
   process.stderr.write(`[${((Date.now() - START) / 1000).toFixed(1)}s] ${line}\n`);
 };
-
-const PIN = existsSync('/usr/bin/taskset') && os.cpus().length >= 2;
-
-function start(file: string, cpu: number, ...args: string[]): ChildProcess {
-  const node = [process.execPath, '--expose-gc', '--import', 'tsx', path.join(HERE, file), ...args];
-  const [cmd, ...rest] = PIN ? ['/usr/bin/taskset', '-c', String(cpu), ...node] : node;
-  return spawn(cmd!, rest, { stdio: ['ignore', 2, 2, 'ipc'] });
-}
-
-function nextMessage<T>(child: ChildProcess, what: string, timeoutMs: number): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => done(new Error(`${what}: no answer in ${timeoutMs / 1000} s`)), timeoutMs);
-    const onMessage = (m: T): void => done(undefined, m);
-    const onExit = (code: number | null): void => done(new Error(`${what}: exited (${code})`));
-    function done(err: Error | undefined, m?: T): void {
-      clearTimeout(timer);
-      child.off('message', onMessage);
-      child.off('exit', onExit);
-      if (err === undefined) resolve(m!);
-      else reject(err);
-    }
-    child.on('message', onMessage);
-    child.on('exit', onExit);
-  });
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  if (child.connected) child.disconnect();
-  const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
-  await exited;
-  clearTimeout(timer);
-}
 
 /** ringmatch: the inline runner; ringmatch-threaded: the simulator's default (one shard worker thread). */
 type ServerName = 'ringmatch' | 'ringmatch-threaded' | 'bare-uws';

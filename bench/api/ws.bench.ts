@@ -23,12 +23,14 @@
  * (default 100,500,2000,max), `--runner=threaded|inline` (the engine runner of the ringmatch server; default
  * threaded, as `npm start`). Rates are per second of the phase as it ran.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { nextMessage as next, PIN, startChild, stopChild as stop } from '../children.js';
 import { machineInfo, machineLines } from '../machine.js';
+
+const start = (file: string, cpu: string, extra: string[] = []): ChildProcess => startChild(path.join(HERE, file), cpu, extra);
 import type { FromClient, FromServer, ServerKind, ToClient, ToServer } from './ws-bench-protocol.js';
 
 const args = process.argv.slice(2);
@@ -47,40 +49,6 @@ const ANCHOR = 'uWebSockets.js published (performance-anchors.md §6): 1-core We
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const START = Date.now();
 const log = (line: string): void => { process.stderr.write(`[${((Date.now() - START) / 1000).toFixed(1)}s] ${line}\n`); };
-const PIN = existsSync('/usr/bin/taskset') && os.cpus().length >= 2;
-
-function start(file: string, cpu: string, extra: string[] = []): ChildProcess {
-  const node = [process.execPath, '--import', 'tsx', path.join(HERE, file), ...extra];
-  const [cmd, ...rest] = PIN ? ['/usr/bin/taskset', '-c', cpu, ...node] : node;
-  return spawn(cmd!, rest, { stdio: ['ignore', 2, 2, 'ipc'] });
-}
-
-function next<T>(child: ChildProcess, what: string, timeoutMs: number, pred: (m: T) => boolean = () => true): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => done(new Error(`${what}: no answer in ${timeoutMs / 1000} s`)), timeoutMs);
-    const onMessage = (m: T): void => { if (pred(m)) done(undefined, m); };
-    const onExit = (code: number | null): void => done(new Error(`${what}: exited (${code})`));
-    function done(err: Error | undefined, m?: T): void {
-      clearTimeout(timer);
-      child.off('message', onMessage);
-      child.off('exit', onExit);
-      if (err === undefined) resolve(m!);
-      else reject(err);
-    }
-    child.on('message', onMessage);
-    child.on('exit', onExit);
-  });
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.disconnect();
-  const t = setTimeout(() => child.kill('SIGKILL'), 5000);
-  await exited;
-  clearTimeout(t);
-}
-
 interface Row {
   server: ServerKind; runner: string; subscribers: number; offered_trades_s: number | 'max'; trades_s: number; messages_s: number;
   delivered_pct: number; p50_us: number; p99_us: number; p999_us: number; max_us: number; server_busy_pct: number; server_cpu_pct: number; server_cpu_us_per_msg: number;
