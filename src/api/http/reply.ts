@@ -42,6 +42,11 @@ export class Reply {
     this.#send(status, JSON.stringify(body), headers);
   }
 
+  /** Sends `text`, already JSON, with `status` (replies rendered by a dedicated writer). */
+  jsonText(status: number, text: string, headers?: Readonly<Record<string, string>>): void {
+    this.#send(status, text, headers);
+  }
+
   /** Sends 204 with no body (and no Content-Type). A second call is ignored. */
   noContent(): void {
     this.#send(204, undefined);

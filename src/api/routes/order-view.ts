@@ -4,7 +4,7 @@
  */
 import type { Exchange } from '../../core/exchange/exchange.js';
 import { ResultCode } from '../../core/result-code.js';
-import type { GateOrder } from '../../engine/gate-shapes.js';
+import { type GateOrder, orderJson } from '../../engine/gate-shapes.js';
 import type { ApiRequest } from '../http/api-request.js';
 import { wallMicros } from '../http/wall-time.js';
 import { parseOrderId } from '../spot-order-request.js';
@@ -19,6 +19,11 @@ export function actionMode(v: unknown): ActionMode | undefined {
 
 const ACK_FIELDS = ['id', 'text', 'amend_text', 'create_time', 'update_time', 'create_time_ms', 'update_time_ms', 'currency_pair', 'status'] as const;
 const FEE_FIELDS = ['fee', 'fee_currency', 'point_fee', 'gt_fee', 'gt_maker_fee', 'gt_taker_fee', 'gt_discount', 'rebated_fee', 'rebated_fee_currency'] as const;
+
+/** The JSON reply of `o` in `mode` (FULL through the dedicated writer). */
+export function orderReply(o: GateOrder, mode: ActionMode): string {
+  return mode === 'FULL' ? orderJson(o) : JSON.stringify(shapeOrder(o, mode));
+}
 
 /** The order as `mode` shows it: ACK the identity, times, pair and status; RESULT all but fees; FULL all. */
 export function shapeOrder(o: GateOrder, mode: ActionMode): Partial<GateOrder> {

@@ -12,7 +12,7 @@
  */
 import { Side } from '../../core/matching/order-types.js';
 import { ResultCode } from '../../core/result-code.js';
-import { renderOrder } from '../../engine/gate-shapes.js';
+import { orderJson, renderOrder } from '../../engine/gate-shapes.js';
 import type { ApiDeps } from '../deps.js';
 import { type ApiRequest, bodyObject, bodyOrQuery, queryParam } from '../http/api-request.js';
 import { wallMicros } from '../http/wall-time.js';
@@ -20,7 +20,7 @@ import type { Router } from '../router.js';
 import { checkAccount } from '../spot-order-request.js';
 import { intParam, optionalPair, paginationHeaders, queryAccount, queryPair, timeParamUs } from './common.js';
 import { amendOrder, cancelAll, cancelOrder, placeOrder } from './order-actions.js';
-import { actionMode, checkExptime, findOwnOrder, shapeOrder } from './order-view.js';
+import { actionMode, checkExptime, findOwnOrder, orderReply, shapeOrder } from './order-view.js';
 
 const SPOT = { kind: 'private', group: 'spot' } as const;
 const SIDES: Readonly<Record<string, number>> = { buy: Side.Buy, sell: Side.Sell };
@@ -45,7 +45,7 @@ export function registerSpotOrderRoutes(router: Router, deps: ApiDeps): void {
       if (exp !== ResultCode.Ok) return reply.error(exp);
       placeOrder(deps, req.uid, body, (code, order) => {
         if (code !== ResultCode.Ok) return reply.error(code);
-        reply.json(201, shapeOrder(order!, mode));
+        reply.jsonText(201, orderReply(order!, mode));
       });
     } });
 
@@ -71,7 +71,7 @@ export function registerSpotOrderRoutes(router: Router, deps: ApiDeps): void {
         records = records.filter((r) => (side === 0 || O.side[r] === side) && O.createTime[r]! >= from && O.createTime[r]! <= to);
       }
       const start = (page - 1) * limit;
-      reply.json(200, records.slice(start, start + limit).map((r) => renderOrder(ex(), r)), paginationHeaders(limit, start, records.length));
+      reply.jsonText(200, `[${records.slice(start, start + limit).map((r) => orderJson(renderOrder(ex(), r))).join(',')}]`, paginationHeaders(limit, start, records.length));
     } });
 
   router.add({ method: 'GET', pattern: '/api/v4/spot/open_orders', access: SPOT, limit: 'spot',
@@ -101,7 +101,7 @@ export function registerSpotOrderRoutes(router: Router, deps: ApiDeps): void {
       if (m < 0) return reply.error(m);
       const r = findOwnOrder(ex(), req.uid, m, req.params[0]!);
       if (r < 0) return reply.error(r);
-      reply.json(200, renderOrder(ex(), r));
+      reply.jsonText(200, orderJson(renderOrder(ex(), r)));
     } });
 
   router.add({ method: 'DELETE', pattern: '/api/v4/spot/orders/{order_id}', access: SPOT, limit: 'spot-cancel',
@@ -118,7 +118,7 @@ export function registerSpotOrderRoutes(router: Router, deps: ApiDeps): void {
       if (r < 0) return reply.error(r);
       cancelOrder(deps, req.uid, r, (code, order) => {
         if (code !== ResultCode.Ok) return reply.error(code);
-        reply.json(200, shapeOrder(order!, mode));
+        reply.jsonText(200, orderReply(order!, mode));
       });
     } });
 
@@ -139,7 +139,7 @@ export function registerSpotOrderRoutes(router: Router, deps: ApiDeps): void {
       if (r < 0) return reply.error(r);
       amendOrder(deps, req.uid, r, fields, (code, order) => {
         if (code !== ResultCode.Ok) return reply.error(code);
-        reply.json(200, shapeOrder(order!, mode));
+        reply.jsonText(200, orderReply(order!, mode));
       });
     } });
 
