@@ -7,9 +7,9 @@
  * order ('' when none); the body hash covers the raw bytes as received ('' hashes to cf83e1…).
  *
  * Verification computes HMAC from its definition (RFC 2104) with node's one-shot `hash`: the secret's inner
- * and outer pad blocks are derived once per secret and kept (bounded cache), so a request costs one SHA-512
- * of the body plus two SHA-512 calls per query form tried (at most three on a mismatch), and no Hmac
- * object. Allocates the hash outputs and one message buffer per form.
+ * and outer pad blocks are derived once per secret and kept (bounded cache; each pad buffer has room for
+ * the message or digest after it), so a request costs one SHA-512 of the body plus two SHA-512 calls per
+ * query form tried (at most three on a mismatch), and no Hmac object. Allocates the hash outputs only.
  */
 import { createHmac, hash, timingSafeEqual } from 'node:crypto';
 
@@ -31,8 +31,8 @@ export function signRequest(secret: string, method: string, path: string, query:
 }
 
 interface Pads {
-  /** key ⊕ 0x36, one block. */
-  readonly inner: Buffer;
+  /** key ⊕ 0x36, one block, followed by room for the message (grown on demand). */
+  inner: Buffer;
   /** key ⊕ 0x5c, one block, followed by room for the inner digest. */
   readonly outer: Buffer;
 }
@@ -44,7 +44,7 @@ function padsOf(secret: string): Pads {
   if (p !== undefined) return p;
   let key = Buffer.from(secret, 'utf8');
   if (key.length > BLOCK) key = hash('sha512', key, 'buffer');
-  const inner = Buffer.alloc(BLOCK, 0x36);
+  const inner = Buffer.alloc(BLOCK + 1024, 0x36);
   const outer = Buffer.alloc(BLOCK + 64, 0x5c);
   for (let i = 0; i < key.length; i++) {
     inner[i] = key[i]! ^ 0x36;
@@ -55,17 +55,17 @@ function padsOf(secret: string): Pads {
   return p;
 }
 
-/** Inner pad followed by the message: reused, grown to the longest message seen (one thread owns it). */
-let scratch = Buffer.alloc(BLOCK + 4096);
-
-/** HMAC-SHA512(secret, message) as raw bytes. */
+/** HMAC-SHA512(secret, message) as raw bytes. The message is written after the secret's inner pad in place. */
 export function hmacSha512(secret: string, message: string): Buffer {
   const p = padsOf(secret);
   const need = BLOCK + Buffer.byteLength(message, 'utf8');
-  if (need > scratch.length) scratch = Buffer.alloc(need * 2);
-  p.inner.copy(scratch, 0);
-  scratch.write(message, BLOCK, 'utf8');
-  const inner = hash('sha512', scratch.subarray(0, need), 'buffer');
+  if (need > p.inner.length) {
+    const grown = Buffer.alloc(need * 2);
+    p.inner.copy(grown, 0, 0, BLOCK);
+    p.inner = grown;
+  }
+  p.inner.write(message, BLOCK, 'utf8');
+  const inner = hash('sha512', p.inner.subarray(0, need), 'buffer');
   inner.copy(p.outer, BLOCK);
   return hash('sha512', p.outer, 'buffer');
 }
