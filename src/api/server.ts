@@ -48,6 +48,7 @@ import { placeLimitKeys } from './routes/limit-keys.js';
 import { registerUnifiedModeRoutes } from './routes/unified-mode.js';
 import { registerUnifiedAccountRoutes } from './routes/unified-accounts.js';
 import { registerUnifiedLoanRoutes } from './routes/unified-loans.js';
+import { registerMarginRoutes } from './routes/margin.js';
 
 export interface ServerOptions {
   readonly gateway: ExchangeGateway;
@@ -158,6 +159,7 @@ export function createHttpHandler(options: ServerOptions): HttpHandler {
   registerUnifiedModeRoutes(router, deps);
   registerUnifiedAccountRoutes(router, deps);
   registerUnifiedLoanRoutes(router, deps);
+  registerMarginRoutes(router, deps);
   registerSimRoutes(router, deps);
   for (const extra of options.extraRoutes ?? []) extra(router, deps);
 

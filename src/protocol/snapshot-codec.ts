@@ -17,6 +17,7 @@ import type { ExchangeState, OrderStoreState, TradeLogState } from '../core/exch
 import { invariant } from '../core/invariant.js';
 import type { AmountColumn, TextColumn } from '../core/ledger/columns.js';
 import type { LedgerState } from '../core/ledger/ledger-state.js';
+import type { UnifiedStateData } from '../core/unified/unified-state.js';
 import {
   AmountColumn as FbAmountColumn,
   BookSnapshot as FbBookSnapshot,
@@ -155,6 +156,7 @@ export function encodeSnapshot(d: SnapshotData): Uint8Array {
   const trades = buildTrades(b, d.exchange.trades);
   const books = FbSnapshot.createBooksVector(b, d.books.map((k) => buildBook(b, k)));
   const def = b.createString(d.definitionJson);
+  const unified = d.exchange.unified === undefined ? 0 : b.createString(JSON.stringify(d.exchange.unified));
   FbSnapshot.startSnapshot(b);
   FbSnapshot.addFormatVersion(b, d.formatVersion);
   FbSnapshot.addSeq(b, d.seq);
@@ -165,6 +167,7 @@ export function encodeSnapshot(d: SnapshotData): Uint8Array {
   FbSnapshot.addOrders(b, orders);
   FbSnapshot.addTrades(b, trades);
   FbSnapshot.addBooks(b, books);
+  if (unified !== 0) FbSnapshot.addUnifiedJson(b, unified);
   b.finish(FbSnapshot.endSnapshot(b));
   return b.asUint8Array();
 }
@@ -256,7 +259,10 @@ export function decodeSnapshot(bytes: Uint8Array): SnapshotData {
   }
   return {
     formatVersion: s.formatVersion(), seq: s.seq(), createdTime: s.createdTime(), definitionJson: str(s.definitionJson()),
-    exchange: { ledger: readLedger(ledger), orders: readOrders(orders), trades: readTrades(trades), lastOrderId: s.lastOrderId() },
+    exchange: {
+      ledger: readLedger(ledger), orders: readOrders(orders), trades: readTrades(trades), lastOrderId: s.lastOrderId(),
+      ...(s.unifiedJson() === null ? {} : { unified: JSON.parse(s.unifiedJson()!) as UnifiedStateData }),
+    },
     books,
   };
 }

@@ -30,7 +30,8 @@ function decimal(o: Obj, k: string, path: string, maxOne = false): void {
 
 /** Validates `unified` (see the module header); `currencies` are the config's currency codes. */
 export function validateUnified(v: unknown, path: string, currencies: ReadonlySet<string>): void {
-  const o = object(v, path, ['currencies', 'initial_margin_rate', 'maintenance_margin_rate']);
+  const o = object(v, path, ['currencies', 'initial_margin_rate', 'maintenance_margin_rate', 'liquidation']);
+  if (o.liquidation !== undefined && typeof o.liquidation !== 'boolean') fail(`${path}.liquidation`, 'must be true or false');
   decimal(o, 'initial_margin_rate', path, true);
   decimal(o, 'maintenance_margin_rate', path, true);
   if (o.currencies === undefined) return;

@@ -8,7 +8,8 @@
  *   GET /unified/estimate_rate     ?currencies (required, at most 10) → {CURRENCY: hourly rate}
  *   GET /unified/risk_units        portfolio mode only → {user_id, spot_hedge, risk_units[]}
  *   GET /unified/currency_discount_tiers (public) → [{currency, discount_tiers: [{tier, discount, lower_limit, upper_limit}]}]
- * Each read first accrues interest that is due (one UnifiedAccrue command when an hour has passed).
+ * Each read first accrues interest that is due (one UnifiedAccrue command when an hour has passed); reading an
+ * account whose margin is below maintenance first liquidates it (unified/liquidator.ts), as does a timer.
  */
 import { ResultCode } from '../../core/result-code.js';
 import { borrowableOf, figuresOf, holdingsOf } from '../../core/unified/unified-account.js';
@@ -18,13 +19,18 @@ import type { ApiDeps } from '../deps.js';
 import type { ApiRequest } from '../http/api-request.js';
 import type { Reply } from '../http/reply.js';
 import type { Router } from '../router.js';
-import { accountView, accrueDue, currencyList, targetUid, UNIFIED, usd } from '../unified/unified-view.js';
+import { liquidate, startLiquidator } from '../unified/liquidator.js';
+import { accountView, afterAccrual, currencyList, targetUid, UNIFIED, usd } from '../unified/unified-view.js';
+
+/** How often every borrower is checked for liquidation (wall-clock ms). */
+const LIQUIDATION_PERIOD_MS = 1000;
 
 export function registerUnifiedAccountRoutes(router: Router, deps: ApiDeps): void {
   const ex = () => deps.gateway.exchange;
+  startLiquidator(deps, LIQUIDATION_PERIOD_MS);
   const get = (path: string, handler: (req: ApiRequest, reply: Reply) => void): void => {
     router.add({ method: 'GET', pattern: `/api/v4/unified/${path}`, access: UNIFIED, limit: 'private',
-      handler: (req, reply) => { accrueDue(deps); handler(req, reply); } });
+      handler: (req, reply) => afterAccrual(deps, () => handler(req, reply)) });
   };
   const fmt = (cur: number, v: bigint): string => formatScaled(v, ex().definition.currencies[cur]!.scale, 18);
 
@@ -33,7 +39,7 @@ export function registerUnifiedAccountRoutes(router: Router, deps: ApiDeps): voi
     if (uid < 0) return reply.error(uid);
     const only = req.query.has('currency') ? currencyList(ex(), req, 'currency', true, 100) : undefined;
     if (typeof only === 'number') return reply.error(only);
-    reply.json(200, accountView(ex(), uid, deps.gateway.clock.nowUs(), only));
+    liquidate(deps, uid, () => reply.json(200, accountView(ex(), uid, deps.gateway.clock.nowUs(), only)));
   });
 
   const borrowables = (uid: number, list: readonly number[]): { currency: string; amount: string }[] => {

@@ -17,7 +17,7 @@ import { type ApiRequest, bodyObject, queryParam } from '../http/api-request.js'
 import type { Reply } from '../http/reply.js';
 import type { Router } from '../router.js';
 import { intParam, timeParamUs } from './common.js';
-import { accrueDue, currencyList, UNIFIED } from '../unified/unified-view.js';
+import { afterAccrual, currencyList, UNIFIED } from '../unified/unified-view.js';
 
 const TEXT = /^[0-9A-Za-z_.-]{1,64}$/;
 
@@ -50,15 +50,17 @@ export function registerUnifiedLoanRoutes(router: Router, deps: ApiDeps): void {
         if (typeof parsed === 'number' && parsed < 0) return reply.error(parsed, 'amount must be above 0 within the currency\'s decimals');
         units = BigInt(parsed);
       }
-      accrueDue(deps);
-      const c = deps.cmd.clear();
-      c.type = body.type === 'borrow' ? CommandType.UnifiedBorrow : CommandType.UnifiedRepay;
-      c.uid = req.uid; c.currency = cur; c.side = LoanKind.Manual;
-      if (units > BigInt(Number.MAX_SAFE_INTEGER)) c.text = units.toString();
-      else c.amount = Number(units);
-      deps.gateway.submit(c, (code) => {
-        if (code !== ResultCode.Ok) return reply.error(code);
-        reply.json(200, { tran_id: ex().unified.lastRecordId });
+      const borrow = body.type === 'borrow';
+      afterAccrual(deps, () => {
+        const c = deps.cmd.clear();
+        c.type = borrow ? CommandType.UnifiedBorrow : CommandType.UnifiedRepay;
+        c.uid = req.uid; c.currency = cur; c.side = LoanKind.Manual;
+        if (units > BigInt(Number.MAX_SAFE_INTEGER)) c.text = units.toString();
+        else c.amount = Number(units);
+        deps.gateway.submit(c, (code) => {
+          if (code !== ResultCode.Ok) return reply.error(code);
+          reply.json(200, { tran_id: ex().unified.lastRecordId });
+        });
       });
     } });
 
@@ -72,14 +74,13 @@ export function registerUnifiedLoanRoutes(router: Router, deps: ApiDeps): void {
   };
   const list = (path: string, handler: (req: ApiRequest, reply: Reply, only: ReadonlySet<number>, page: number, limit: number) => void): void => {
     router.add({ method: 'GET', pattern: `/api/v4/unified/${path}`, access: UNIFIED, limit: 'private',
-      handler: (req, reply) => {
-        accrueDue(deps);
+      handler: (req, reply) => afterAccrual(deps, () => {
         const p = paging(req);
         if (typeof p === 'number') return reply.error(p);
         const only = currencyList(ex(), req, 'currency', false, 100);
         if (typeof only === 'number') return reply.error(only);
         handler(req, reply, new Set(only), p[0], p[1]);
-      } });
+      }) });
   };
   const loanType = (req: ApiRequest): string | ResultCode => {
     const t = queryParam(req, 'type');

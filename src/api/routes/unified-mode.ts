@@ -14,7 +14,7 @@ import { MODE_NAMES } from '../../core/unified/valuation.js';
 import type { ApiDeps } from '../deps.js';
 import { bodyObject } from '../http/api-request.js';
 import type { Router } from '../router.js';
-import { accrueDue, settingsView, UNIFIED } from '../unified/unified-view.js';
+import { afterAccrual, settingsView, UNIFIED } from '../unified/unified-view.js';
 
 const SETTING_BITS: readonly [string, number][] = [
   ['usdt_futures', UnifiedSetting.UsdtFutures], ['spot_hedge', UnifiedSetting.SpotHedge],
@@ -49,13 +49,14 @@ export function registerUnifiedModeRoutes(router: Router, deps: ApiDeps): void {
           bits = v ? bits | bit : bits & ~bit;
         }
       }
-      accrueDue(deps);
-      const c = deps.cmd.clear();
-      c.type = CommandType.UnifiedSetMode;
-      c.uid = req.uid; c.side = mode; c.price = bits;
-      deps.gateway.submit(c, (code) => {
-        if (code !== ResultCode.Ok) return reply.error(code, code === ResultCode.InvalidParam ? 'usdt_futures and options can only be switched on in multi_currency' : undefined);
-        reply.noContent();
+      afterAccrual(deps, () => {
+        const c = deps.cmd.clear();
+        c.type = CommandType.UnifiedSetMode;
+        c.uid = req.uid; c.side = mode; c.price = bits;
+        deps.gateway.submit(c, (code) => {
+          if (code !== ResultCode.Ok) return reply.error(code, code === ResultCode.InvalidParam ? 'usdt_futures and options can only be switched on in multi_currency' : undefined);
+          reply.noContent();
+        });
       });
     } });
 }

@@ -24,15 +24,18 @@ export const USD_DECIMALS = 8;
 export const usd = (v: bigint): string => formatScaled(v, USD_SCALE, USD_DECIMALS);
 const units = (v: bigint, h: Holding): string => formatScaled(v, h.scale, h.scale);
 
-/** Submits an UnifiedAccrue when a whole hour has passed since the last accrual and someone owes. */
-export function accrueDue(deps: ApiDeps): void {
+/**
+ * Runs `then` once interest that is due has been accrued: when a whole hour has passed since the last accrual
+ * and someone owes, an UnifiedAccrue is submitted first and `then` runs when it completes (at once with the
+ * inline runner; after in-flight commands with the threaded one, funds commands being barriers).
+ */
+export function afterAccrual(deps: ApiDeps, then: () => void): void {
   const ex = deps.gateway.exchange;
   const U = ex.unified;
-  if (U.lastHour === 0 || hourOf(deps.gateway.clock.nowUs()) <= U.lastHour) return;
-  if (ex.ledger.openLoans().length === 0) return;
+  if (U.lastHour === 0 || hourOf(deps.gateway.clock.nowUs()) <= U.lastHour || ex.ledger.openLoans().length === 0) return then();
   const c = deps.cmd.clear();
   c.type = CommandType.UnifiedAccrue;
-  deps.gateway.submit(c, () => undefined);
+  deps.gateway.submit(c, () => then());
 }
 
 /**

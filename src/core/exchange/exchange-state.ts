@@ -15,6 +15,7 @@
  */
 import { type AmountColumn, packAmounts, packText, type TextColumn, unpackAmounts, unpackText } from '../ledger/columns.js';
 import type { LedgerState } from '../ledger/ledger-state.js';
+import type { UnifiedStateData } from '../unified/unified-state.js';
 import { invariant } from '../invariant.js';
 import type { OrderStore } from './order-store.js';
 import type { TradeLog } from './trade-log.js';
@@ -68,6 +69,8 @@ export interface ExchangeState {
   readonly orders: OrderStoreState;
   readonly trades: TradeLogState;
   readonly lastOrderId: number;
+  /** Unified-account modes, accrual hour and records; absent in snapshots written before them. */
+  readonly unified?: UnifiedStateData | undefined;
 }
 
 type Column = Float64Array | Int32Array | Uint8Array;

@@ -34,6 +34,7 @@ import { type ExchangeState, exportOrders, exportTrades, importOrders, importTra
 import { OrderStore } from './order-store.js';
 import { TradeLog } from './trade-log.js';
 import { applyUnified } from '../unified/unified-commands.js';
+import { unifiedOutflow } from '../unified/unified-outflow.js';
 import { resolveUnifiedParams } from '../unified/unified-params.js';
 import { UnifiedState } from '../unified/unified-state.js';
 
@@ -132,10 +133,10 @@ export class Exchange {
       case CommandType.AmendOrder: return this.#preAmend(c, pessimistic);
       case CommandType.CancelOrder: return this.#ownOpenOrder(c) < 0 ? this.#goneCode(c) : ResultCode.Ok;
       case CommandType.CancelAll: return this.#validMarket(c.market) ? ResultCode.Ok : ResultCode.InvalidMarket;
-      case CommandType.Credit:
+      case CommandType.Credit: return this.#funds(c);
       case CommandType.Debit:
-      case CommandType.Transfer: return this.#funds(c);
-      case CommandType.WithdrawHold:
+      case CommandType.Transfer: return unifiedOutflow(this, c) !== ResultCode.Ok ? ResultCode.BalanceNotEnough : this.#funds(c);
+      case CommandType.WithdrawHold: return unifiedOutflow(this, c) !== ResultCode.Ok ? ResultCode.BalanceNotEnough : this.#withdrawal(c);
       case CommandType.WithdrawSettle:
       case CommandType.WithdrawRelease: return this.#withdrawal(c);
       case CommandType.UnifiedBorrow:
@@ -209,6 +210,7 @@ export class Exchange {
       orders: exportOrders(this.orders),
       trades: exportTrades(this.trades),
       lastOrderId: this.#lastOrderId,
+      unified: this.unified.exportData(),
     };
   }
 
@@ -221,6 +223,7 @@ export class Exchange {
     importOrders(this.orders, state.orders);
     importTrades(this.trades, state.trades);
     this.#lastOrderId = state.lastOrderId;
+    if (state.unified !== undefined) this.unified.importData(state.unified);
   }
 
   assertInvariants(): void {

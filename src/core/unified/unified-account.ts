@@ -10,17 +10,37 @@ import { AccountKind } from '../ledger/account-kinds.js';
 import type { Price } from './unified-params.js';
 import { type AccountFigures, accountFigures, borrowable, type Holding } from './valuation.js';
 
+/** Last trade price per market, valid while the trade log's count is `count`. */
+interface LastPrices { count: number; readonly byMarket: Map<number, Price> }
+const lastPrices = new WeakMap<Exchange, LastPrices>();
+
+/**
+ * The last retained trade price of market `m`. One backward pass over the trade ring finds every market's last
+ * price; it is cached until the next trade, so reads between trades cost a map lookup.
+ */
+function lastPrice(ex: Exchange, m: number): Price | undefined {
+  const T = ex.trades;
+  let cache = lastPrices.get(ex);
+  if (cache === undefined || cache.count !== T.count) {
+    cache = { count: T.count, byMarket: new Map() };
+    lastPrices.set(ex, cache);
+    const byMarket = cache.byMarket;
+    const markets = ex.markets.length;
+    T.newest((slot) => {
+      const mk = T.market[slot]!;
+      if (!byMarket.has(mk)) byMarket.set(mk, { num: BigInt(T.price[slot]!), scale: ex.markets[mk]!.priceScale });
+      return byMarket.size === markets;
+    }, 1);
+  }
+  return cache.byMarket.get(m);
+}
+
 /** The USD index price of `code`, or undefined. */
 export function priceOf(ex: Exchange, code: string): Price | undefined {
   const cp = ex.unified.params.currencies.get(code);
   if (cp?.indexPrice !== undefined) return cp.indexPrice;
   const m = ex.marketIndex(`${code}_USDT`);
-  if (m < 0) return undefined;
-  const T = ex.trades;
-  const ids = T.newest((slot) => T.market[slot] === m, 1);
-  if (ids.length === 0) return undefined;
-  const ticks = T.price[T.slotOf(ids[0]!)]!;
-  return { num: BigInt(ticks), scale: ex.markets[m]!.priceScale };
+  return m < 0 ? undefined : lastPrice(ex, m);
 }
 
 /** The holding of `uid` in currency index `cur`. */

@@ -35,6 +35,8 @@ export interface UnifiedDefinition {
   readonly initial_margin_rate?: string | undefined;
   /** Maintenance margin rate on liabilities; default "0.1". Below it the account is locked. */
   readonly maintenance_margin_rate?: string | undefined;
+  /** Whether locked accounts are liquidated through the book (api/unified/liquidator.ts); default true. */
+  readonly liquidation?: boolean | undefined;
 }
 
 export const USD_SCALE = 36;

@@ -2,7 +2,8 @@
  * The unified account's state beside the ledger: each user's mode and settings, the hour interest was last
  * accrued, and the loan and interest records the query routes list. Loans themselves are ledger columns
  * (ledger/loan-funds.ts). Folded over commands like everything else; `hashInto` covers modes, the accrual
- * hour and the record counter (records are history, like the account book).
+ * hour and the record counter (records are history, like the account book); `exportData` / `importData` carry
+ * all of it through snapshots.
  *
  * Records are kept up to `capacity` each (the oldest dropped). Cost: O(1) amortised per record.
  */
@@ -34,6 +35,17 @@ export interface InterestRecord {
   /** True when the balance covered it at once. */
   readonly paid: boolean;
   readonly time: number;
+}
+
+/** The state as plain JSON-able data (snapshots); amounts and rates as decimal integer strings. */
+export interface UnifiedStateData {
+  readonly modes: readonly (readonly [number, number])[];
+  readonly lastHour: number;
+  readonly lastRecordId: number;
+  /** [id, uid, borrow (1/0), kind, currency, amount, time] */
+  readonly loans: readonly (readonly [number, number, number, number, number, string, number])[];
+  /** [uid, currency, rate, interest, paid (1/0), time] */
+  readonly interest: readonly (readonly [number, number, string, string, number, number])[];
 }
 
 const HOUR_US = 3_600_000_000;
@@ -78,6 +90,26 @@ export class UnifiedState {
   addInterestRecord(r: InterestRecord): void {
     this.interest.push(r);
     if (this.interest.length > this.capacity * 2) this.interest.splice(0, this.interest.length - this.capacity);
+  }
+
+  /** Copies the state (snapshots). @allocates */
+  exportData(): UnifiedStateData {
+    return {
+      modes: [...this.#modes], lastHour: this.lastHour, lastRecordId: this.lastRecordId,
+      loans: this.loans.map((r) => [r.id, r.uid, r.borrow ? 1 : 0, r.kind, r.cur, r.amount.toString(), r.time] as const),
+      interest: this.interest.map((r) => [r.uid, r.cur, r.rate.toString(), r.interest.toString(), r.paid ? 1 : 0, r.time] as const),
+    };
+  }
+
+  /** Restores exported data into this state, which must be fresh (no command applied). @allocates */
+  importData(d: UnifiedStateData): void {
+    for (const [uid, v] of d.modes) this.#modes.set(uid, v);
+    this.lastHour = d.lastHour;
+    this.lastRecordId = d.lastRecordId;
+    for (const [id, uid, borrow, kind, cur, amount, time] of d.loans) this.loans.push({ id, uid, borrow: borrow === 1, kind, cur, amount: BigInt(amount), time });
+    for (const [uid, cur, rate, interest, paid, time] of d.interest) {
+      this.interest.push({ uid, cur, rate: BigInt(rate), interest: BigInt(interest), paid: paid === 1, time });
+    }
   }
 
   hashInto(h: StateHasher): void {

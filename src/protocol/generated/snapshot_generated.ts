@@ -2647,8 +2647,19 @@ booksLength():number {
   return offset ? this.bb!.__vector_len(this.bb_pos + offset) : 0;
 }
 
+/**
+ * The unified account's state beside the ledger (modes, accrual hour, loan and interest records) as JSON
+ * (core/unified/unified-state.ts, UnifiedStateData); absent in snapshots written before it existed.
+ */
+unifiedJson():string|null
+unifiedJson(optionalEncoding:flatbuffers.Encoding):string|Uint8Array|null
+unifiedJson(optionalEncoding?:any):string|Uint8Array|null {
+  const offset = this.bb!.__offset(this.bb_pos, 22);
+  return offset ? this.bb!.__string(this.bb_pos + offset, optionalEncoding) : null;
+}
+
 static startSnapshot(builder:flatbuffers.Builder) {
-  builder.startObject(9);
+  builder.startObject(10);
 }
 
 static addFormatVersion(builder:flatbuffers.Builder, formatVersion:number) {
@@ -2697,6 +2708,10 @@ static createBooksVector(builder:flatbuffers.Builder, data:flatbuffers.Offset[])
 
 static startBooksVector(builder:flatbuffers.Builder, numElems:number) {
   builder.startVector(4, numElems, 4);
+}
+
+static addUnifiedJson(builder:flatbuffers.Builder, unifiedJsonOffset:flatbuffers.Offset) {
+  builder.addFieldOffset(9, unifiedJsonOffset, 0);
 }
 
 static endSnapshot(builder:flatbuffers.Builder):flatbuffers.Offset {

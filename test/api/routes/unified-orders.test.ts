@@ -12,7 +12,7 @@ let call: Caller;
 const UIDS = [10001, 10002, 10003, 10010, 10011, 10012];
 
 beforeAll(async () => {
-  sim = await startSimulator(UNIFIED_CONFIG, { host: '127.0.0.1', port: 0 });
+  sim = await startSimulator({ ...UNIFIED_CONFIG, unified: { ...UNIFIED_CONFIG.unified, liquidation: false } }, { host: '127.0.0.1', port: 0 });
   call = caller(sim);
   for (const key of [U1, U_ETH]) expect((await call('PUT', '/unified/unified_mode', { mode: 'multi_currency' }, undefined, key)).status).toBe(204);
 });

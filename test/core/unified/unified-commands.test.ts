@@ -117,6 +117,23 @@ describe('unified commands', () => {
     engine.exchange.assertInvariants();
   });
 
+  it('keeps borrowed funds from leaving the margin that carries them', () => {
+    const { engine, run } = setup();
+    expect(run(setMode(2, UnifiedMode.MultiCurrency))).toBe(ResultCode.Ok);
+    // 1,000 USDT of margin at imr 0.2 carries 5,000 USDT of debt; then nothing is transferable.
+    expect(run(borrow(2, 1, 5000 * 1e8 + 1))).toBe(ResultCode.MarginNotEnough);
+    expect(run(borrow(2, 1, 5000 * 1e8))).toBe(ResultCode.Ok);
+    const out = (type: number) => (c: Command): void => {
+      c.type = type; c.uid = 2; c.kind = AccountKind.Spot; c.currency = 1; c.amount = 1e8; c.toUid = 2; c.toKind = AccountKind.Futures; c.toSub = 1;
+    };
+    expect(run(out(CommandType.Transfer))).toBe(ResultCode.BalanceNotEnough);
+    expect(run(out(CommandType.Debit))).toBe(ResultCode.BalanceNotEnough);
+    expect(run((c) => { c.type = CommandType.WithdrawHold; c.uid = 2; c.orderId = 7; c.currency = 1; c.amount = 1e8; })).toBe(ResultCode.BalanceNotEnough);
+    expect(run(repay(2, 1, 0))).toBe(ResultCode.Ok);
+    expect(run(out(CommandType.Transfer))).toBe(ResultCode.Ok);
+    engine.exchange.assertInvariants();
+  });
+
   it('refuses mode switches with liabilities or open orders, and turning off multi_currency settings', () => {
     const { engine, run } = setup();
     expect(run(setMode(1, UnifiedMode.MultiCurrency, UnifiedSetting.UsdtFutures | UnifiedSetting.Options))).toBe(ResultCode.Ok);

@@ -1,0 +1,94 @@
+/**
+ * The isolated-margin routes the seed (section 4.7) keeps current, over the ledger's Margin accounts (one per
+ * user and pair, funded by POST /wallet/transfers). Permission group `margin`, 200 / 10 s each:
+ *   GET  /margin/accounts          ?currency_pair → [margin account] (section 2.10's shape)
+ *   GET  /margin/account_book      ?currency, currency_pair, type, from, to (s), page, limit (≤ 1000)
+ *   GET  /margin/funding_accounts  ?currency → [] (no margin lending funds exist here)
+ *   POST /margin/auto_repay        ?status on|off → {status};  GET /margin/auto_repay → {status} (default on)
+ *   GET  /margin/transferable      ?currency (required), currency_pair → {currency, currency_pair, amount}
+ * Isolated-margin borrowing is not modelled (accounts carry no loans), so `auto_repay` is a stored preference
+ * only. The retired paths of section 4.7 (/margin/loans, /margin/borrowable, /margin/currency_pairs/{pair}, …)
+ * and the /margin/uni/* replacements are not registered: they answer NOT_FOUND, as any unknown path does
+ * (GET /margin/currency_pairs stays, an empty list, in spot-public.ts for clients that list margin markets).
+ */
+import { BOOK_TYPE_NAMES } from '../../core/ledger/account-book.js';
+import { AccountKind } from '../../core/ledger/account-kinds.js';
+import { ResultCode } from '../../core/result-code.js';
+import type { ApiDeps } from '../deps.js';
+import { queryParam } from '../http/api-request.js';
+import type { Router } from '../router.js';
+import { marginAccounts } from '../sub-accounts/balance-shapes.js';
+import { intParam, optionalPair, timeParamUs } from './common.js';
+
+const MARGIN = { kind: 'private', group: 'margin' } as const;
+const BOOK_TYPES = new Map(Object.entries(BOOK_TYPE_NAMES).map(([k, v]) => [v, Number(k)]));
+
+export function registerMarginRoutes(router: Router, deps: ApiDeps): void {
+  const ex = () => deps.gateway.exchange;
+  const autoRepay = new Map<number, boolean>();
+
+  router.add({ method: 'GET', pattern: '/api/v4/margin/accounts', access: MARGIN, limit: 'spot',
+    handler: (req, reply) => {
+      const m = optionalPair(ex(), req);
+      if (m < -1) return reply.error(m);
+      const all = marginAccounts(ex(), req.uid);
+      reply.json(200, m === -1 ? all : all.filter((a) => a.currency_pair === ex().markets[m]!.id));
+    } });
+
+  router.add({ method: 'GET', pattern: '/api/v4/margin/account_book', access: MARGIN, limit: 'spot',
+    handler: (req, reply) => {
+      const currency = queryParam(req, 'currency');
+      if (currency !== undefined && currency !== '' && ex().currencyIndex(currency) < 0) return reply.error(ResultCode.CurrencyNotFound);
+      const m = optionalPair(ex(), req);
+      if (m < -1) return reply.error(m);
+      const typeName = queryParam(req, 'type');
+      const type = typeName === undefined || typeName === '' ? undefined : BOOK_TYPES.get(typeName);
+      if (typeName !== undefined && typeName !== '' && type === undefined) return reply.error(ResultCode.InvalidParam, 'unknown type');
+      const limit = intParam(req, 'limit', 100, 1, 1000);
+      const page = intParam(req, 'page', 1, 1, 100_000);
+      const from = timeParamUs(req, 'from', 0);
+      const to = timeParamUs(req, 'to', Number.MAX_SAFE_INTEGER);
+      for (const v of [limit, page, from, to]) if (v < 0) return reply.error(v);
+      const entries = ex().ledger.accountBook(req.uid, {
+        kind: AccountKind.Margin, ...(m >= 0 ? { sub: m } : {}), currency: currency === '' ? undefined : currency, type, from, to,
+        limit: limit * page,
+      }).slice((page - 1) * limit);
+      reply.json(200, entries.map((e) => ({
+        id: String(e.id), time: String(Math.floor(e.time / 1_000_000)), time_ms: Math.floor(e.time / 1000), currency: e.currency,
+        currency_pair: ex().markets[e.sub]?.id ?? '', change: e.change, balance: e.balance, type: e.type,
+      })));
+    } });
+
+  router.add({ method: 'GET', pattern: '/api/v4/margin/funding_accounts', access: MARGIN, limit: 'spot',
+    handler: (req, reply) => {
+      const currency = queryParam(req, 'currency');
+      if (currency !== undefined && currency !== '' && ex().currencyIndex(currency) < 0) return reply.error(ResultCode.CurrencyNotFound);
+      reply.json(200, []);
+    } });
+
+  const status = (uid: number): { status: string } => ({ status: autoRepay.get(uid) ?? true ? 'on' : 'off' });
+  router.add({ method: 'POST', pattern: '/api/v4/margin/auto_repay', access: MARGIN, limit: 'spot',
+    handler: (req, reply) => {
+      const s = queryParam(req, 'status');
+      if (s === undefined || s === '') return reply.error(ResultCode.MissingParam, 'status is required');
+      if (s !== 'on' && s !== 'off') return reply.error(ResultCode.InvalidParam, 'status must be on or off');
+      autoRepay.set(req.uid, s === 'on');
+      reply.json(200, status(req.uid));
+    } });
+  router.add({ method: 'GET', pattern: '/api/v4/margin/auto_repay', access: MARGIN, limit: 'spot',
+    handler: (req, reply) => reply.json(200, status(req.uid)) });
+
+  router.add({ method: 'GET', pattern: '/api/v4/margin/transferable', access: MARGIN, limit: 'spot',
+    handler: (req, reply) => {
+      const currency = queryParam(req, 'currency');
+      if (currency === undefined || currency === '') return reply.error(ResultCode.MissingParam, 'currency is required');
+      if (ex().currencyIndex(currency) < 0) return reply.error(ResultCode.CurrencyNotFound);
+      const m = optionalPair(ex(), req);
+      if (m < -1) return reply.error(m);
+      if (m >= 0 && currency !== ex().markets[m]!.spec.base && currency !== ex().markets[m]!.spec.quote) {
+        return reply.error(ResultCode.InvalidParam, 'currency must be the pair\'s base or quote');
+      }
+      const amount = m < 0 ? '0' : ex().ledger.balanceText(req.uid, AccountKind.Margin, m, currency)!.available;
+      reply.json(200, { currency, currency_pair: m < 0 ? '' : ex().markets[m]!.id, amount });
+    } });
+}
