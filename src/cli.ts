@@ -1,6 +1,6 @@
 /**
  * Command line: `node --import tsx src/cli.ts start [--config FILE.json] [--host H] [--port P]`
- * (`npm start` runs it). HOST, PORT and SIM_ADMIN_TOKEN in the environment apply when the flags are absent.
+ * (`npm start` runs it), and `replay …` (`npm run replay`, flags in src/backtest/replay-args.ts). HOST, PORT and SIM_ADMIN_TOKEN in the environment apply when the flags are absent.
  * Prints the address, markets and API keys; SIGINT/SIGTERM close the server and exit.
  */
 import { ConfigError } from './core/invariant.js';
@@ -49,8 +49,30 @@ function banner(config: SimulatorConfig, host: string, port: number): string {
 }
 
 async function main(): Promise<void> {
+  if (process.argv[2] === 'replay') {
+    const { parseReplayArgs } = await import('./backtest/replay-args.js');
+    const { runReplay } = await import('./backtest/replay-command.js');
+    try {
+      await runReplay(parseReplayArgs(process.argv.slice(3)), { stdout: process.stdout, stderr: process.stderr });
+    } catch (e) {
+      // Unreadable data and bad strategy orders are the user's input: one line, like a config error.
+      throw e instanceof Error && (e.name === 'ReplayDataError' || e.name === 'JournalFormatError') ? new ConfigError(e.message) : e;
+    }
+    return;
+  }
+  if (process.argv[2] === 'start' && process.argv.includes('--replay')) {
+    const { parseServeArgs, serveReplay } = await import('./backtest/replay-server.js');
+    const served = await serveReplay(parseServeArgs(process.argv.slice(3)));
+    console.log(`${banner(served.sim.config, served.sim.server.host, served.sim.server.port)}\nreplaying market data in simulated time`);
+    served.finished.then((s) => console.log(`ringmatch: replay finished (${s.rows} rows); serving the final state until stopped`),
+      (e: unknown) => { console.error(e); process.exit(1); });
+    const stop = (): void => { served.stop(); served.sim.close().then(() => process.exit(0), () => process.exit(1)); };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+    return;
+  }
   const args = parseArgs(process.argv.slice(2));
-  if (args.command !== 'start') throw new ConfigError(`unknown command "${args.command}" (commands: start)`);
+  if (args.command !== 'start') throw new ConfigError(`unknown command "${args.command}" (commands: start, replay)`);
   const config = args.config === undefined ? DEMO_CONFIG : loadConfigFile(args.config);
   const envPort = process.env.PORT;
   const sim = await startSimulator(config, {

@@ -1,0 +1,89 @@
+/**
+ * `replay` command-line flags. Fixed by the product: `--format journal --journal FILE`,
+ * `--format tardis --trades FILE --book FILE`, `--json`. The rest are options of market-data replays.
+ */
+import { ConfigError } from '../core/invariant.js';
+
+export const FORMATS = ['journal', 'tardis', 'gate', 'lobster'] as const;
+export type ReplayFormat = (typeof FORMATS)[number];
+
+export interface ReplayArgs {
+  format: ReplayFormat;
+  journal?: string;
+  trades?: string;
+  book?: string;
+  /** Gate dumps: 'spot' (deals + orderbooks) or 'futures' (trades + orderbooks). */
+  gateKind?: 'spot' | 'futures';
+  /** LOBSTER message file. */
+  messages?: string;
+  /** A replay config file (JSON): market, users, models, strategy options. */
+  config?: string;
+  /** A strategy module (TypeScript or JavaScript) exporting `default` or `createStrategy`. */
+  strategy?: string;
+  seed?: number;
+  json: boolean;
+  /** Write the HTML report here. */
+  html?: string;
+  /** Write the JSON report here (besides stdout with --json). */
+  out?: string;
+  /** Sweep: `key=v1,v2,…` over a config field (latency or fee), run on a worker pool. */
+  sweep?: string;
+  workers?: number;
+}
+
+export const USAGE = 'usage: replay --format journal --journal FILE | --format tardis --trades FILE --book FILE'
+  + ' | --format gate --gate-kind spot|futures --trades FILE --book FILE | --format lobster --messages FILE'
+  + ' [--config FILE.json] [--strategy FILE.ts] [--seed N] [--json] [--html FILE] [--out FILE]'
+  + ' [--sweep key=v1,v2,…] [--workers N]';
+
+const VALUE_FLAGS = new Set(['--format', '--journal', '--trades', '--book', '--gate-kind', '--messages', '--config',
+  '--strategy', '--seed', '--html', '--out', '--sweep', '--workers']);
+
+/** Parses `replay` flags (argv after the command name). Throws ConfigError with the usage line. */
+export function parseReplayArgs(argv: readonly string[]): ReplayArgs {
+  const v = new Map<string, string>();
+  let json = false;
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i]!;
+    if (flag === '--json') { json = true; continue; }
+    if (!VALUE_FLAGS.has(flag)) throw new ConfigError(`unknown argument ${flag} (${USAGE})`);
+    const value = argv[++i];
+    if (value === undefined) throw new ConfigError(`${flag} needs a value`);
+    v.set(flag, value);
+  }
+  const format = v.get('--format');
+  if (format === undefined || !(FORMATS as readonly string[]).includes(format)) {
+    throw new ConfigError(`--format must be one of ${FORMATS.join(', ')} (${USAGE})`);
+  }
+  const args: ReplayArgs = { format: format as ReplayFormat, json };
+  const need = (flag: string): string => {
+    const x = v.get(flag);
+    if (x === undefined) throw new ConfigError(`--format ${format} needs ${flag} (${USAGE})`);
+    return x;
+  };
+  if (format === 'journal') args.journal = need('--journal');
+  if (format === 'tardis' || format === 'gate') { args.trades = need('--trades'); args.book = need('--book'); }
+  if (format === 'lobster') args.messages = need('--messages');
+  if (format === 'gate') {
+    const k = v.get('--gate-kind') ?? 'spot';
+    if (k !== 'spot' && k !== 'futures') throw new ConfigError('--gate-kind must be spot or futures');
+    args.gateKind = k;
+  }
+  const opt = (flag: string): string | undefined => v.get(flag);
+  if (opt('--config') !== undefined) args.config = opt('--config');
+  if (opt('--strategy') !== undefined) args.strategy = opt('--strategy');
+  if (opt('--html') !== undefined) args.html = opt('--html');
+  if (opt('--out') !== undefined) args.out = opt('--out');
+  if (opt('--sweep') !== undefined) args.sweep = opt('--sweep');
+  const seed = opt('--seed');
+  if (seed !== undefined) {
+    if (!/^[0-9]{1,15}$/.test(seed)) throw new ConfigError(`--seed: "${seed}" is not a non-negative integer`);
+    args.seed = Number(seed);
+  }
+  const workers = opt('--workers');
+  if (workers !== undefined) {
+    if (!/^[1-9][0-9]{0,2}$/.test(workers)) throw new ConfigError(`--workers: "${workers}" is not a positive integer`);
+    args.workers = Number(workers);
+  }
+  return args;
+}

@@ -1,0 +1,75 @@
+/**
+ * `replay` command: runs one replay (or a sweep) and prints the report. With `--json`, stdout receives
+ * exactly one JSON document and nothing else; otherwise a short summary. The progress bar goes to stderr,
+ * only on a terminal and never with `--json`.
+ */
+import { writeFile } from 'node:fs/promises';
+import { renderHtml } from './html-report.js';
+import { replayJournal } from './journal-replay.js';
+import { replayLobster } from './lobster-replay.js';
+import { gateInputs, tardisInputs } from './md-inputs.js';
+import { runMarketReplay } from './md-replay.js';
+import { Progress } from './progress.js';
+import type { ReplayArgs } from './replay-args.js';
+import { readReplayConfig, type ReplayConfig } from './replay-config.js';
+import { reportJson, type ReplayReport } from './report.js';
+import { loadStrategy, type Strategy } from './strategy.js';
+
+export interface ReplayIo {
+  readonly stdout: { write(s: string): boolean };
+  readonly stderr: { readonly isTTY?: boolean; write(s: string): boolean };
+}
+
+/** Runs the replay `args` describe; returns its report. */
+export async function runReplay(args: ReplayArgs, io: ReplayIo): Promise<ReplayReport> {
+  const progress = new Progress(io.stderr, !args.json);
+  if (args.sweep !== undefined) {
+    const { runSweep, sweepText } = await import('./sweep.js');
+    const result = await runSweep(args, configOf(args), args.workers ?? 2);
+    io.stdout.write(args.json ? `${JSON.stringify(result)}\n` : sweepText(result));
+    return result.runs[0]!.report;
+  }
+  const report = await replayByFormat(args, progress);
+  if (args.out !== undefined) await writeFile(args.out, reportJson(report));
+  if (args.html !== undefined) await writeFile(args.html, renderHtml(report));
+  if (args.json) io.stdout.write(reportJson(report));
+  else io.stdout.write(summary(report));
+  return report;
+}
+
+/** The config file (if any) with `--seed` applied. */
+export function configOf(args: ReplayArgs): ReplayConfig {
+  const cfg = args.config === undefined ? {} : readReplayConfig(args.config);
+  return args.seed === undefined ? cfg : { ...cfg, seed: args.seed };
+}
+
+async function strategyOf(args: ReplayArgs, cfg: ReplayConfig): Promise<Strategy | undefined> {
+  const module = args.strategy ?? cfg.strategy?.module;
+  return module === undefined ? undefined : loadStrategy(module, cfg.strategy?.options ?? {});
+}
+
+async function replayByFormat(args: ReplayArgs, progress: Progress): Promise<ReplayReport> {
+  if (args.format === 'journal') return (await replayJournal(args.journal!, progress)).report;
+  return replayOnce(args, configOf(args), progress);
+}
+
+/** One replay of `args`' inputs under `cfg` (journal replays ignore `cfg`). Used by sweeps on pool threads. */
+export async function replayOnce(args: ReplayArgs, cfg: ReplayConfig, progress?: Progress): Promise<ReplayReport> {
+  switch (args.format) {
+    case 'journal': return (await replayJournal(args.journal!, progress)).report;
+    case 'lobster': return (await replayLobster(args.messages!, cfg, progress)).report;
+    default: break;
+  }
+  const strategy = await strategyOf(args, cfg);
+  const withModule = args.strategy === undefined ? cfg : { ...cfg, strategy: { ...cfg.strategy, module: args.strategy } };
+  const inputs = args.format === 'tardis'
+    ? await tardisInputs(args.trades!, args.book!, cfg)
+    : await gateInputs(args.gateKind!, args.trades!, args.book!, cfg);
+  return (await runMarketReplay(inputs, withModule, strategy, progress)).report;
+}
+
+/** The human-readable lines printed without --json. */
+export function summary(r: ReplayReport): string {
+  return `replay (${r.format}): ${r.events} events in ${(r.timing.wall_ms / 1000).toFixed(3)} s`
+    + ` (${r.events_per_sec.toLocaleString('en-US')} events/s)\nstate hash: ${r.state_hash}\n`;
+}
