@@ -204,11 +204,14 @@ export function createHttpHandler(options: ServerOptions): HttpHandler {
     const path = hreq.getUrl();
     const rawQuery = hreq.getQuery() ?? '';
     const headers = readHeaders(hreq);
-    const socketIp = normalizeIp(Buffer.from(res.getRemoteAddressAsText()).toString());
-    const ip = trustProxy && headers.forwardedFor !== '' ? headers.forwardedFor.split(',')[0]!.trim() : socketIp;
+    // The caller's address costs a native call and two copies: read on first use (whitelists, public rate
+    // limits, the control plane's loopback check), always before the reply, while `res` is valid.
+    let ip: string | undefined;
+    const ipOf = (): string => (ip ??= trustProxy && headers.forwardedFor !== '' ? headers.forwardedFor.split(',')[0]!.trim()
+      : normalizeIp(Buffer.from(res.getRemoteAddressAsText()).toString()));
     const reply = new Reply(res, inUs, headers.clientRequestId);
     const req: ApiRequest = {
-      method, path, rawQuery, query: new URLSearchParams(rawQuery), params: [], headers, ip, inUs,
+      method, path, rawQuery, query: new URLSearchParams(rawQuery), params: [], headers, get ip() { return ipOf(); }, inUs,
       body: '', json: undefined, key: undefined, uid: 0,
     };
     const m = router.match(method, path);

@@ -44,6 +44,19 @@ describe('authentication', () => {
     expect(typeof (r.body as { message: unknown }).message).toBe('string');
   });
 
+  it('checks whitelists against the socket address, or X-Forwarded-For behind a trusted proxy only', async () => {
+    const spoofed = { path: '/api/v4/spot/accounts', key: 'far', secret: 'fs', headers: { 'X-Forwarded-For': '10.1.2.3, 127.0.0.1' } };
+    expect(label(await signedFetch(port, spoofed))).toBe('IP_FORBIDDEN');
+    const proxied = await startTestSimulator({ trust_proxy: true });
+    try {
+      expect((await signedFetch(proxied.server.port, spoofed)).status).toBe(200);
+      expect(label(await signedFetch(proxied.server.port, { ...spoofed, headers: { 'X-Forwarded-For': '10.9.9.9' } }))).toBe('IP_FORBIDDEN');
+      expect(label(await signedFetch(proxied.server.port, { ...spoofed, headers: {} }))).toBe('IP_FORBIDDEN');
+    } finally {
+      await proxied.close();
+    }
+  });
+
   it('lets a read-only key read but not write', async () => {
     expect((await signedFetch(port, { path: '/api/v4/spot/accounts', key: 'ro', secret: 'ros' })).status).toBe(200);
     const w = await signedFetch(port, { method: 'DELETE', path: '/api/v4/spot/orders', key: 'ro', secret: 'ros' });
