@@ -36,7 +36,10 @@ function parsePort(v: string, what: string): number {
 
 function banner(config: SimulatorConfig, host: string, port: number): string {
   const lines = [`ringmatch simulator: http://${host}:${port}/api/v4  (control plane: http://${host}:${port}/sim)`];
+  lines.push(`WebSocket v4: ws://${host}:${port}/ws/v4/`);
   lines.push(`markets: ${config.currency_pairs.map((p) => p.id).join(', ')}`);
+  const engine = config.engine?.runner === 'inline' ? 'inline runner' : `threaded runner, ${config.engine?.shards ?? 1} shard worker(s)`;
+  lines.push(`engine: ${engine}`);
   lines.push(`clock: ${config.clock?.type === 'sim' ? 'simulated (POST /sim/clock)' : 'wall'}; rate limits: ${config.rate_limits === false ? 'off' : 'on'}`);
   lines.push('API keys (uid  key  secret  perms):');
   for (const u of config.users ?? []) {
