@@ -223,6 +223,35 @@ describe('UID pushes', () => {
     expect(((await get(port, '/wallet/push', `id=${id}`)).body as unknown[])).toHaveLength(1);
     expect(label(await get(port, '/wallet/push', 'transaction_type=x'))).toEqual([400, 'INVALID_PARAM_VALUE']);
   });
+
+  it('holds a push PENDING for a receiver who accepts manually, then receives, refuses or cancels it', async () => {
+    expect((await post(port, '/sim/push_receivers', { uid: 10002, manual: true })).status).toBe(200);
+    const pushOnce = async (amount: string): Promise<number> => {
+      await advance(port, 11_000);
+      const r = await send(port, 'POST', '/withdrawals/push', { receive_uid: 10002, currency: 'USDT', amount });
+      expect(r.status).toBe(200);
+      return Number((r.body as { id: string }).id);
+    };
+    const statusOf = async (id: number): Promise<Record<string, unknown>> => ((await get(port, '/wallet/push', `id=${id}`)).body as Record<string, unknown>[])[0]!;
+    const [sender0, receiver0] = [await spot(port, 'USDT'), await spot(port, 'USDT', 'k2', 's2')];
+    const a = await pushOnce('7');
+    expect(await statusOf(a)).toMatchObject({ status: 'PENDING', message: 'waiting for the receiver to accept' });
+    expect(Number((await spot(port, 'USDT')).locked)).toBe(Number(sender0.locked) + 7);
+    expect((await spot(port, 'USDT', 'k2', 's2')).available).toBe(receiver0.available);
+    expect(label(await post(port, `/sim/pushes/${a}/status`, { status: 'DONE' }))).toEqual([400, 'INVALID_PARAM_VALUE']);
+    expect((await post(port, `/sim/pushes/${a}/status`, { status: 'RECEIVED' })).body).toMatchObject({ id: a, status: 'RECEIVED' });
+    expect(Number((await spot(port, 'USDT', 'k2', 's2')).available)).toBe(Number(receiver0.available) + 7);
+    expect(label(await post(port, `/sim/pushes/${a}/status`, { status: 'CANCELLED' }))).toEqual([400, 'INVALID_PARAM_VALUE']);
+    for (const end of ['REFUSED', 'CANCELLED'] as const) {
+      const id = await pushOnce('3');
+      expect((await post(port, `/sim/pushes/${id}/status`, { status: end })).body).toMatchObject({ id, status: end });
+      expect(await statusOf(id)).toMatchObject({ status: end });
+    }
+    const sender1 = await spot(port, 'USDT');
+    expect(sender1.locked).toBe(sender0.locked);
+    expect(Number(sender1.available)).toBe(Number(sender0.available) - 7);
+    expect((await post(port, '/sim/push_receivers', { uid: 10002, manual: false })).status).toBe(200);
+  });
 });
 
 describe('total balance and conservation', () => {

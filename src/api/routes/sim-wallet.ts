@@ -88,6 +88,29 @@ export function registerSimWalletRoutes(router: Router, deps: ApiDeps): void {
       reply.json(200, row);
     } });
 
+  router.add({ method: 'POST', pattern: '/sim/push_receivers', access: SIM, limit: 'public',
+    handler: (req, reply) => {
+      const { uid, manual } = bodyObject(req) ?? {};
+      if (uid === undefined || manual === undefined) return reply.error(ResultCode.MissingParam, 'uid and manual are required');
+      if (typeof uid !== 'number' || ex().ledger.mainOf(uid) < 0) return reply.error(ResultCode.UserNotFound);
+      if (typeof manual !== 'boolean') return reply.error(ResultCode.InvalidParam, 'manual must be true or false');
+      if (manual) wallet.manualPushReceivers.add(uid);
+      else wallet.manualPushReceivers.delete(uid);
+      reply.json(200, { uid, manual });
+    } });
+
+  router.add({ method: 'POST', pattern: '/sim/pushes/{id}/status', access: SIM, limit: 'public',
+    handler: (req, reply) => {
+      const id = Number(req.params[0]);
+      const { status } = bodyObject(req) ?? {};
+      if (typeof status !== 'string') return reply.error(ResultCode.MissingParam, 'status (RECEIVED, REFUSED or CANCELLED) is required');
+      if (!Number.isSafeInteger(id)) return reply.error(ResultCode.InvalidParam, 'unknown push');
+      wallet.setPushStatus(id, status, (code, p) => {
+        if (code !== ResultCode.Ok) return reply.error(code, 'the push must exist and be PENDING; status is RECEIVED, REFUSED or CANCELLED');
+        reply.json(200, { id: p!.id, status: p!.status, message: p!.message });
+      });
+    } });
+
   router.add({ method: 'POST', pattern: '/sim/wallet/tick', access: SIM, limit: 'public',
     handler: (_req, reply) => {
       wallet.tick();

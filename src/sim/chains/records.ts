@@ -68,6 +68,10 @@ export interface PushRecord {
   readonly createdUs: number;
   status: 'CREATING' | 'PENDING' | 'CANCELLING' | 'CANCELLED' | 'REFUSING' | 'REFUSED' | 'RECEIVING' | 'RECEIVED';
   message: string;
+  /** The withdrawal-hold id keeping the amount while the push is PENDING (0 once settled or for direct pushes). */
+  holdId: number;
+  /** A command of this push is in the engine (control-plane changes wait). */
+  busy: boolean;
 }
 
 export const WITHDRAWAL_CANCELLABLE: ReadonlySet<WithdrawalStatus> = new Set(['REQUEST', 'PEND', 'MANUAL', 'REVIEW']);

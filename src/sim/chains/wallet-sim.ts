@@ -45,6 +45,8 @@ export class WalletSim {
   readonly deposits: DepositRecord[] = [];
   readonly withdrawals: WithdrawalRecord[] = [];
   readonly pushes: PushRecord[] = [];
+  /** Receivers whose incoming pushes wait PENDING for the control plane (POST /sim/push_receivers). */
+  readonly manualPushReceivers = new Set<number>();
   readonly saved: { uid: number; currency: string; chain: string; address: string; name: string; tag: string; verified: string }[] = [];
   readonly lowCap: readonly string[];
   readonly #gateway: ExchangeGateway;
@@ -191,16 +193,66 @@ export class WalletSim {
     done(ResultCode.Ok, d);
   }
 
-  /** A UID push between main accounts: one Transfer, RECEIVED at once. */
+  /**
+   * A UID push between main accounts. To a receiver who accepts pushes automatically (the default): one
+   * Transfer, RECEIVED at once. To one set to accept manually (`manualPushReceivers`, control plane): the
+   * amount is held from the sender (a withdrawal hold with its own id) and the push stays PENDING until the
+   * control plane receives, refuses or cancels it (`setPushStatus`).
+   */
   push(uid: number, receiveUid: number, currency: string, units: bigint, done: Done<PushRecord>): void {
-    const c = this.#fill(CommandType.Transfer, uid, currency, units);
-    c.kind = AccountKind.Spot; c.toUid = receiveUid; c.toKind = AccountKind.Spot;
+    const manual = this.manualPushReceivers.has(receiveUid);
+    const holdId = manual ? ++this.#lastWithdrawalId : 0;
+    const c = this.#fill(manual ? CommandType.WithdrawHold : CommandType.Transfer, uid, currency, units);
+    if (manual) {
+      c.orderId = holdId;
+    } else {
+      c.kind = AccountKind.Spot; c.toUid = receiveUid; c.toKind = AccountKind.Spot;
+    }
     this.#gateway.submit(c, (code) => {
       if (code !== ResultCode.Ok) return done(code);
       const p: PushRecord = { id: this.pushes.length + 1, pushUid: uid, receiveUid, currency, units, createdUs: this.nowUs,
-        status: 'RECEIVED', message: '' };
+        status: manual ? 'PENDING' : 'RECEIVED', message: manual ? 'waiting for the receiver to accept' : '', holdId, busy: false };
       this.pushes.push(p);
       done(ResultCode.Ok, p);
+    });
+  }
+
+  /**
+   * Control plane: ends a PENDING push. RECEIVED releases the hold and transfers the amount to the receiver
+   * (RECEIVING while in the engine); REFUSED and CANCELLED return it to the sender (REFUSING, CANCELLING).
+   * InvalidParam for an unknown push, one not PENDING, or another status.
+   */
+  setPushStatus(id: number, status: string, done: Done<PushRecord>): void {
+    const p = this.pushes[id - 1];
+    if (p === undefined || p.busy || p.status !== 'PENDING') return done(ResultCode.InvalidParam);
+    const via = ({ RECEIVED: 'RECEIVING', REFUSED: 'REFUSING', CANCELLED: 'CANCELLING' } as const)[status as 'RECEIVED'];
+    if (via === undefined) return done(ResultCode.InvalidParam);
+    p.status = via; p.busy = true;
+    const release = this.#fill(CommandType.WithdrawRelease, p.pushUid, p.currency, 0n);
+    release.orderId = p.holdId;
+    this.#gateway.submit(release, (code) => {
+      if (code !== ResultCode.Ok) {
+        p.status = 'PENDING'; p.busy = false;
+        return done(code);
+      }
+      p.holdId = 0;
+      if (status !== 'RECEIVED') {
+        p.status = status as PushRecord['status']; p.message = status === 'REFUSED' ? 'refused by the receiver' : 'cancelled'; p.busy = false;
+        return done(ResultCode.Ok, p);
+      }
+      const t = this.#fill(CommandType.Transfer, p.pushUid, p.currency, p.units);
+      t.kind = AccountKind.Spot; t.toUid = p.receiveUid; t.toKind = AccountKind.Spot;
+      this.#gateway.submit(t, (tc) => {
+        p.busy = false;
+        // The released amount went back to the sender's available balance; if it was spent in between, the
+        // push cannot complete and ends CANCELLED with the reason.
+        if (tc === ResultCode.Ok) {
+          p.status = 'RECEIVED'; p.message = '';
+        } else {
+          p.status = 'CANCELLED'; p.message = 'the sender no longer has the amount';
+        }
+        done(ResultCode.Ok, p);
+      });
     });
   }
 
