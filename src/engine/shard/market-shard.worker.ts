@@ -9,6 +9,7 @@
  * Failure: an exception ends the thread (the ledger thread sees 'error' and a non-zero exit and stops the
  * engine); results not yet published are lost with it, and recovery replays the journal.
  */
+import { availableParallelism } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { Command } from '../../core/command.js';
 import { applyToBook } from '../../core/exchange/exchange.js';
@@ -36,7 +37,12 @@ const events = SpscRing.attach(data.rings.events, { capacity: data.rings.eventCa
 const books: (OrderBook | undefined)[] = [];
 for (const m of data.markets) books[m] = new ArrayOrderBook(defineMarket(data.definition.markets[m]!));
 
-const wait = new SpinThenBlockWait({ spins: 4000, timeoutMs: 100 });
+/**
+ * Spinning only pays when the producer runs on another core: in a process confined to one CPU (taskset, a
+ * one-core container) a spinning shard only delays the thread it waits for, so it blocks at once.
+ */
+const SPINS = availableParallelism() > 1 ? 4000 : 0;
+const wait = new SpinThenBlockWait({ spins: SPINS, timeoutMs: 100 });
 const cmd = new Command();
 const place = new PlaceOrder();
 const ev = new BookEvents(1024);
