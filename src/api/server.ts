@@ -49,6 +49,7 @@ import { registerUnifiedModeRoutes } from './routes/unified-mode.js';
 import { registerUnifiedAccountRoutes } from './routes/unified-accounts.js';
 import { registerUnifiedLoanRoutes } from './routes/unified-loans.js';
 import { registerMarginRoutes } from './routes/margin.js';
+import { registerMarginUniRoutes } from './routes/margin-uni.js';
 
 export interface ServerOptions {
   readonly gateway: ExchangeGateway;
@@ -160,6 +161,7 @@ export function createHttpHandler(options: ServerOptions): HttpHandler {
   registerUnifiedAccountRoutes(router, deps);
   registerUnifiedLoanRoutes(router, deps);
   registerMarginRoutes(router, deps);
+  registerMarginUniRoutes(router, deps);
   registerSimRoutes(router, deps);
   for (const extra of options.extraRoutes ?? []) extra(router, deps);
 

@@ -47,6 +47,9 @@ export const CommandType = {
   UnifiedRepay: 31,
   UnifiedAccrue: 32,
   UnifiedSetMode: 33,
+  /** Isolated-margin loans (see margin/margin-commands.ts for their fields). */
+  MarginBorrow: 34,
+  MarginRepay: 35,
 } as const;
 export type CommandType = (typeof CommandType)[keyof typeof CommandType];
 

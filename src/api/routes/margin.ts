@@ -6,14 +6,19 @@
  *   GET  /margin/funding_accounts  ?currency → [] (no margin lending funds exist here)
  *   POST /margin/auto_repay        ?status on|off → {status};  GET /margin/auto_repay → {status} (default on)
  *   GET  /margin/transferable      ?currency (required), currency_pair → {currency, currency_pair, amount}
- * Isolated-margin borrowing is not modelled (accounts carry no loans), so `auto_repay` is a stored preference
- * only. The retired paths of section 4.7 (/margin/loans, /margin/borrowable, /margin/currency_pairs/{pair}, …)
- * and the /margin/uni/* replacements are not registered: they answer NOT_FOUND, as any unknown path does
- * (GET /margin/currency_pairs stays, an empty list, in spot-public.ts for clients that list margin markets).
+ *                                  (the available balance, held to the leverage while the account owes)
+ * Borrowing is served by the /margin/uni/* replacements (margin-uni.ts); margin orders are not, so
+ * `auto_repay` is a stored preference only. The retired paths of section 4.7 (/margin/loans,
+ * /margin/borrowable, /margin/currency_pairs/{pair}, …) are not registered: they answer NOT_FOUND, as any
+ * unknown path does (GET /margin/currency_pairs stays, an empty list, in spot-public.ts for clients that list
+ * margin markets).
  */
 import { BOOK_TYPE_NAMES } from '../../core/ledger/account-book.js';
 import { AccountKind } from '../../core/ledger/account-kinds.js';
+import { marginAccountOf } from '../../core/margin/margin-account.js';
+import { marginTransferable } from '../../core/margin/margin-risk.js';
 import { ResultCode } from '../../core/result-code.js';
+import { formatScaled } from '../../core/unified/valuation.js';
 import type { ApiDeps } from '../deps.js';
 import { queryParam } from '../http/api-request.js';
 import type { Router } from '../router.js';
@@ -88,7 +93,12 @@ export function registerMarginRoutes(router: Router, deps: ApiDeps): void {
       if (m >= 0 && currency !== ex().markets[m]!.spec.base && currency !== ex().markets[m]!.spec.quote) {
         return reply.error(ResultCode.InvalidParam, 'currency must be the pair\'s base or quote');
       }
-      const amount = m < 0 ? '0' : ex().ledger.balanceText(req.uid, AccountKind.Margin, m, currency)!.available;
+      let amount = '0';
+      if (m >= 0) {
+        const v = marginAccountOf(ex(), req.uid, m);
+        const h = v.base.code === currency ? v.base : v.quote;
+        amount = formatScaled(marginTransferable(h, v.figures, ex().unified.params), h.scale, h.scale);
+      }
       reply.json(200, { currency, currency_pair: m < 0 ? '' : ex().markets[m]!.id, amount });
     } });
 }

@@ -1,5 +1,6 @@
 /**
- * Gate's sub-account balance shapes (seed 2.10) from ledger balances. Without margin trading, futures
+ * Gate's sub-account balance shapes (seed 2.10) from ledger balances (isolated margin with its loans and risk,
+ * core/margin/). Without margin trading, futures
  * positions or prices, every figure that would come from them is "0": a futures account's total is its
  * balance (available + locked), all of it from transfers (`history.dnw`); cross-margin totals count only
  * USDT (no other currency is valued). @allocates (read routes)
@@ -7,6 +8,9 @@
 import type { Exchange } from '../../core/exchange/exchange.js';
 import { AccountKind } from '../../core/ledger/account-kinds.js';
 import { addAmount } from '../../core/ledger/amount.js';
+import { marginAccountOf } from '../../core/margin/margin-account.js';
+import { riskE8 } from '../../core/margin/margin-risk.js';
+import { formatScaled } from '../../core/unified/valuation.js';
 
 const VALUATION_CURRENCY = 'USDT';
 
@@ -22,13 +26,20 @@ function marginCurrency(ex: Exchange, uid: number, market: number, currency: str
   return { currency, available: b.available, locked: b.locked, borrowed: b.borrowed, interest: b.interest };
 }
 
-/** The isolated-margin accounts of `uid` (markets where it has a margin balance record). */
+/**
+ * The isolated-margin accounts of `uid` (markets where it has a margin balance record): `leverage` the
+ * configured one, `locked` below the liquidation risk, `risk` and `mmr` both assets / liabilities
+ * (core/margin/margin-risk.ts; "0" without liabilities).
+ */
 export function marginAccounts(ex: Exchange, uid: number): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
+  const leverage = formatScaled(ex.unified.params.marginLeveragePpm, 6, 6);
   ex.markets.forEach((m, i) => {
     if (ex.ledger.balances(uid, AccountKind.Margin, i).length === 0) return;
+    const f = marginAccountOf(ex, uid, i).figures;
+    const risk = formatScaled(riskE8(f), 8, 8);
     out.push({
-      currency_pair: m.id, account_type: 'mmr', leverage: '1', locked: false, risk: '0', mmr: '0',
+      currency_pair: m.id, account_type: 'mmr', leverage, locked: f.locked, risk, mmr: risk,
       base: marginCurrency(ex, uid, i, m.spec.base), quote: marginCurrency(ex, uid, i, m.spec.quote),
     });
   });

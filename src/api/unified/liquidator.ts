@@ -14,6 +14,7 @@
  * definition switches it off (accounts then stay locked, restricted, until the user repays).
  */
 import { Command, CommandType } from '../../core/command.js';
+import { AccountKind } from '../../core/ledger/account-kinds.js';
 import { OrderType, Side, TimeInForce } from '../../core/matching/order-types.js';
 import { figuresOf, holdingsOf } from '../../core/unified/unified-account.js';
 import { LoanKind } from '../../core/unified/unified-state.js';
@@ -97,7 +98,7 @@ export function startLiquidator(deps: ApiDeps, periodMs: number): void {
   let running = false;
   const t = setInterval(() => {
     if (running) return;
-    const uids = [...new Set(deps.gateway.exchange.ledger.openLoans().map((l) => l.uid))];
+    const uids = [...new Set(deps.gateway.exchange.ledger.openLoans().filter((l) => l.kind === AccountKind.Spot).map((l) => l.uid))];
     running = true;
     const one = (i: number): void => {
       if (i >= uids.length) { running = false; return; }

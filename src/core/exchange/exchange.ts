@@ -33,6 +33,7 @@ import { type ExchangeDefinition, marketFees } from './exchange-definition.js';
 import { type ExchangeState, exportOrders, exportTrades, importOrders, importTrades } from './exchange-state.js';
 import { OrderStore } from './order-store.js';
 import { TradeLog } from './trade-log.js';
+import { applyMargin } from '../margin/margin-commands.js';
 import { applyUnified } from '../unified/unified-commands.js';
 import { unifiedOutflow } from '../unified/unified-outflow.js';
 import { resolveUnifiedParams } from '../unified/unified-params.js';
@@ -143,6 +144,8 @@ export class Exchange {
       case CommandType.UnifiedRepay:
       case CommandType.UnifiedAccrue:
       case CommandType.UnifiedSetMode: return applyUnified(this, c);
+      case CommandType.MarginBorrow:
+      case CommandType.MarginRepay: return applyMargin(this, c);
       default: return ResultCode.InvalidParam;
     }
   }

@@ -191,24 +191,24 @@ export class Ledger {
     return withdrawalHoldCount(this.#p);
   }
 
-  /** Lends `units` of currency index `cur` from the platform's pool to `uid`'s Spot account. See loan-funds.ts. */
-  borrow(time: number, uid: number, cur: number, units: bigint): LedgerOutcome {
-    return borrow(this.#p, time, uid, cur, units);
+  /** Lends `units` of currency index `cur` from the platform's pool to (uid, kind = Spot, sub). See loan-funds.ts. */
+  borrow(time: number, uid: number, cur: number, units: bigint, kind?: number, sub?: number): LedgerOutcome {
+    return borrow(this.#p, time, uid, cur, units, kind, sub);
   }
 
   /** Pays back `units` of `uid`'s debt in `cur`, unpaid interest first. See loan-funds.ts. */
-  repay(time: number, uid: number, cur: number, units: bigint): LedgerOutcome {
-    return repay(this.#p, time, uid, cur, units);
+  repay(time: number, uid: number, cur: number, units: bigint, kind?: number, sub?: number): LedgerOutcome {
+    return repay(this.#p, time, uid, cur, units, kind, sub);
   }
 
   /** Charges interest: paid from available at once, the rest owed. Returns the units paid. See loan-funds.ts. */
-  chargeInterest(time: number, uid: number, cur: number, units: bigint): bigint | LedgerOutcome {
-    return chargeInterest(this.#p, time, uid, cur, units);
+  chargeInterest(time: number, uid: number, cur: number, units: bigint, kind?: number, sub?: number): bigint | LedgerOutcome {
+    return chargeInterest(this.#p, time, uid, cur, units, kind, sub);
   }
 
-  /** [principal, unpaid interest] `uid` owes in currency index `cur`. */
-  loanOf(uid: number, cur: number): [bigint, bigint] {
-    return loanOf(this.#p, uid, cur);
+  /** [principal, unpaid interest] account (uid, kind = Spot, sub) owes in currency index `cur`. */
+  loanOf(uid: number, cur: number, kind?: number, sub?: number): [bigint, bigint] {
+    return loanOf(this.#p, uid, cur, kind, sub);
   }
 
   /** Units of currency index `cur` the lending pool holds. */
@@ -216,7 +216,7 @@ export class Ledger {
     return poolAvailable(this.#p, cur);
   }
 
-  /** Every open loan. @allocates */
+  /** Every open loan of any account kind (unified: Spot; isolated margin: Margin). @allocates */
   openLoans(): LoanRow[] {
     return openLoans(this.#p);
   }

@@ -1,7 +1,8 @@
 /**
- * Unified-account loans in the ledger. A user's loans live in the `borrowed` (principal) and `interest`
- * (unpaid interest) columns of its Spot records, the account a unified user trades from; the lender is the
- * platform's lending pool, the Unified account of PLATFORM_UID.
+ * Loans in the ledger. A loan lives in the `borrowed` (principal) and `interest` (unpaid interest) columns of
+ * the borrowing account's record: the Spot account for the unified account (which trades from it), the
+ * pair's Margin account (sub = market index) for isolated margin. The lender is the platform's lending pool,
+ * the Unified account of PLATFORM_UID. Every function takes the account as (kind, sub), Spot by default.
  *
  * Conservation: borrowing moves units from the pool to the user, repaying and paying interest move them back,
  * so Σ (available + locked) per currency never changes; the liability columns are claims, not balances.
@@ -19,9 +20,11 @@ import { isValidTime, type LedgerParts, PLATFORM_UID } from './parts.js';
 /** The lending pool's account kind (of PLATFORM_UID, sub 0). */
 export const POOL_KIND = AccountKind.Unified;
 
-/** One user's loan of one currency. */
+/** One account's loan of one currency. */
 export interface LoanRow {
   readonly uid: number;
+  readonly kind: number;
+  readonly sub: number;
   readonly cur: number;
   readonly borrowed: bigint;
   readonly interest: bigint;
@@ -63,22 +66,23 @@ export function poolAvailable(p: LedgerParts, cur: number): bigint {
   return r < 0 ? 0n : BigInt(p.store.available(r));
 }
 
-/** What `uid` owes in `cur`: [principal, unpaid interest]. */
-export function loanOf(p: LedgerParts, uid: number, cur: number): [bigint, bigint] {
-  const r = p.store.findRecord(uid, AccountKind.Spot, 0, cur);
+/** What account (uid, kind, sub) owes in `cur`: [principal, unpaid interest]. */
+export function loanOf(p: LedgerParts, uid: number, cur: number, kind: number = AccountKind.Spot, sub = 0): [bigint, bigint] {
+  const r = p.store.findRecord(uid, kind, sub, cur);
   return r < 0 ? [0n, 0n] : [BigInt(p.store.borrowedOf(r)), BigInt(p.store.interestOf(r))];
 }
 
-/** Lends `units` of `cur` from the pool to `uid`'s Spot account. BalanceNotEnough when the pool is short. */
-export function borrow(p: LedgerParts, time: number, uid: number, cur: number, units: bigint): LedgerOutcome {
+/** Lends `units` of `cur` from the pool to account (uid, kind, sub). BalanceNotEnough when the pool is short. */
+export function borrow(p: LedgerParts, time: number, uid: number, cur: number, units: bigint, kind: number = AccountKind.Spot,
+  sub = 0): LedgerOutcome {
   const bad = checkArgs(p, time, uid, cur, units);
   if (bad !== ResultCode.Ok) return bad;
   if (poolAvailable(p, cur) < units) return LedgerCode.BalanceNotEnough;
   const s = p.store;
   const pool = s.findRecord(PLATFORM_UID, POOL_KIND, 0, cur);
-  const rec = s.record(uid, AccountKind.Spot, 0, cur, p.currencies.wide[cur] === true);
+  const rec = s.record(uid, kind, sub, cur, p.currencies.wide[cur] === true);
   move(p, time, pool, rec, cur, units, 'borrow');
-  const [b, i] = loanOf(p, uid, cur);
+  const [b, i] = loanOf(p, uid, cur, kind, sub);
   setLiab(p, rec, b + units, i);
   return ResultCode.Ok;
 }
@@ -87,13 +91,14 @@ export function borrow(p: LedgerParts, time: number, uid: number, cur: number, u
  * Pays back `units` of `uid`'s debt in `cur` from its available balance, unpaid interest first. InvalidParam
  * beyond what it owes; BalanceNotEnough when its available balance is short.
  */
-export function repay(p: LedgerParts, time: number, uid: number, cur: number, units: bigint): LedgerOutcome {
+export function repay(p: LedgerParts, time: number, uid: number, cur: number, units: bigint, kind: number = AccountKind.Spot,
+  sub = 0): LedgerOutcome {
   const bad = checkArgs(p, time, uid, cur, units);
   if (bad !== ResultCode.Ok) return bad;
-  const [b, i] = loanOf(p, uid, cur);
+  const [b, i] = loanOf(p, uid, cur, kind, sub);
   if (units > b + i) return ResultCode.InvalidParam;
   const s = p.store;
-  const rec = s.findRecord(uid, AccountKind.Spot, 0, cur);
+  const rec = s.findRecord(uid, kind, sub, cur);
   if (BigInt(s.available(rec)) < units) return LedgerCode.BalanceNotEnough;
   const pool = s.record(PLATFORM_UID, POOL_KIND, 0, cur, p.currencies.wide[cur] === true);
   move(p, time, rec, pool, cur, units, 'repay');
@@ -106,23 +111,24 @@ export function repay(p: LedgerParts, time: number, uid: number, cur: number, un
  * Charges `units` of interest to `uid` in `cur`: what its available balance covers goes to the pool at once,
  * the rest is added to its unpaid interest. Returns the units paid at once (or a negative code).
  */
-export function chargeInterest(p: LedgerParts, time: number, uid: number, cur: number, units: bigint): bigint | LedgerOutcome {
+export function chargeInterest(p: LedgerParts, time: number, uid: number, cur: number, units: bigint,
+  kind: number = AccountKind.Spot, sub = 0): bigint | LedgerOutcome {
   const bad = checkArgs(p, time, uid, cur, units);
   if (bad !== ResultCode.Ok) return bad;
   const s = p.store;
-  const rec = s.record(uid, AccountKind.Spot, 0, cur, p.currencies.wide[cur] === true);
+  const rec = s.record(uid, kind, sub, cur, p.currencies.wide[cur] === true);
   const avail = BigInt(s.available(rec));
   const paid = avail < units ? avail : units;
   if (paid > 0n) {
     const pool = s.record(PLATFORM_UID, POOL_KIND, 0, cur, p.currencies.wide[cur] === true);
     move(p, time, rec, pool, cur, paid, 'interest');
   }
-  const [b, i] = loanOf(p, uid, cur);
+  const [b, i] = loanOf(p, uid, cur, kind, sub);
   setLiab(p, rec, b, i + (units - paid));
   return paid;
 }
 
-/** Every open loan (principal or interest above 0), by record number. @allocates */
+/** Every open loan (principal or interest above 0) of any account kind, by record number. @allocates */
 export function openLoans(p: LedgerParts): LoanRow[] {
   const s = p.store;
   const out: LoanRow[] = [];
@@ -131,8 +137,7 @@ export function openLoans(p: LedgerParts): LoanRow[] {
     const i = s.interestOf(r);
     if ((b === 0 || b === 0n) && (i === 0 || i === 0n)) continue;
     const a = s.recAcct[r]!;
-    if (s.acctKind[a] !== AccountKind.Spot) continue;
-    out.push({ uid: s.acctUid[a]!, cur: s.recCur[r]!, borrowed: BigInt(b), interest: BigInt(i) });
+    out.push({ uid: s.acctUid[a]!, kind: s.acctKind[a]!, sub: s.acctSub[a]!, cur: s.recCur[r]!, borrowed: BigInt(b), interest: BigInt(i) });
   }
   return out;
 }

@@ -12,12 +12,13 @@
  * AmountTooLittle (below the currency minimum) → TradeRestricted (maintenance margin breached) →
  * BorrowTooLarge (pool, user maximum) → MarginNotEnough (initial margin). Repay: InvalidParam → UserNotFound →
  * RepayTooMuch → BalanceNotEnough. Accrue charges every open loan for the whole hours since the last accrual
- * (the first accrual, or one with nothing owed, only sets the hour). SetMode: InvalidParam → UserNotFound →
+ * (the first accrual, or one with nothing owed, only sets the hour), isolated-margin loans (core/margin/) too. SetMode: InvalidParam → UserNotFound →
  * UserPendingOrders (a mode change with open orders) → UserLiab (to classic or single_currency while owing) →
  * InvalidParam (multi_currency's usdt_futures / options switched off).
  */
 import { type Command, CommandType } from '../command.js';
 import type { Exchange } from '../exchange/exchange.js';
+import { AccountKind } from '../ledger/account-kinds.js';
 import { ResultCode } from '../result-code.js';
 import { holdingsOf } from './unified-account.js';
 import { hourOf, LoanKind, UnifiedSetting } from './unified-state.js';
@@ -27,7 +28,7 @@ import { accountFigures, borrowable, borrowingMode, hourlyInterest, UnifiedMode 
 export const isUnifiedCommand = (type: number): boolean => type >= CommandType.UnifiedBorrow && type <= CommandType.UnifiedSetMode;
 
 /** Units of the command for currency index `cur`, or -1n when malformed. */
-function unitsOf(ex: Exchange, c: Command, cur: number): bigint {
+export function unitsOf(ex: Exchange, c: Command, cur: number): bigint {
   if (ex.definition.currencies[cur] !== undefined && ex.ledger.isWide(ex.currencies[cur]!) && c.text !== '') {
     return /^[0-9]{1,40}$/.test(c.text) ? BigInt(c.text) : -1n;
   }
@@ -102,8 +103,9 @@ function accrue(ex: Exchange, time: number): ResultCode {
     const rate = U.params.currencies.get(ex.currencies[l.cur]!)!.hourlyRate;
     const interest = hourlyInterest(l.borrowed, rate, hours);
     if (interest === 0n) continue;
-    const paid = ex.ledger.chargeInterest(time, l.uid, l.cur, interest);
-    U.addInterestRecord({ uid: l.uid, cur: l.cur, rate, interest, paid: paid === interest, time });
+    const paid = ex.ledger.chargeInterest(time, l.uid, l.cur, interest, l.kind, l.sub);
+    const market = l.kind === AccountKind.Margin ? l.sub : -1;
+    U.addInterestRecord({ uid: l.uid, cur: l.cur, rate, interest, paid: paid === interest, time, market });
   }
   U.lastHour = hour;
   return ResultCode.Ok;

@@ -37,6 +37,10 @@ export interface UnifiedDefinition {
   readonly maintenance_margin_rate?: string | undefined;
   /** Whether locked accounts are liquidated through the book (api/unified/liquidator.ts); default true. */
   readonly liquidation?: boolean | undefined;
+  /** Isolated margin (core/margin/): the leverage of every pair; default "5" (owe up to 4× the equity). */
+  readonly margin_leverage?: string | undefined;
+  /** Isolated margin: the risk (assets / liabilities) below which an account is locked; default "1.1". */
+  readonly margin_liquidation_risk?: string | undefined;
 }
 
 export const USD_SCALE = 36;
@@ -67,6 +71,9 @@ export interface CurrencyParams {
 export interface UnifiedParams {
   readonly imrPpm: bigint;
   readonly mmrPpm: bigint;
+  /** Isolated-margin leverage and liquidation risk, in ppm (above 1, and leverage / (leverage − 1) > risk). */
+  readonly marginLeveragePpm: bigint;
+  readonly marginLiquidationPpm: bigint;
   /** Per registered currency code. */
   readonly currencies: ReadonlyMap<string, CurrencyParams>;
 }
@@ -129,6 +136,12 @@ export function resolveUnifiedParams(def: UnifiedDefinition | undefined, scales:
   const imrPpm = ratio(d.initial_margin_rate, '0.2', 'unified.initial_margin_rate', false);
   const mmrPpm = ratio(d.maintenance_margin_rate, '0.1', 'unified.maintenance_margin_rate', false);
   if (mmrPpm > imrPpm) throw new ConfigError('unified.maintenance_margin_rate: must not exceed initial_margin_rate');
+  const marginLeveragePpm = scaled(d.margin_leverage ?? '5', 6, 'unified.margin_leverage');
+  const marginLiquidationPpm = scaled(d.margin_liquidation_risk ?? '1.1', 6, 'unified.margin_liquidation_risk');
+  if (marginLeveragePpm <= PPM || marginLeveragePpm > 100n * PPM) throw new ConfigError('unified.margin_leverage: must be above 1 and at most 100');
+  if (marginLiquidationPpm <= PPM || marginLeveragePpm * PPM <= marginLiquidationPpm * (marginLeveragePpm - PPM)) {
+    throw new ConfigError('unified.margin_liquidation_risk: must be above 1 and below leverage / (leverage - 1)');
+  }
   const given = d.currencies ?? {};
   for (const code of Object.keys(given)) {
     if (!scales.has(code)) throw new ConfigError(`unified.currencies.${code}: not a currency of this exchange`);
@@ -147,5 +160,5 @@ export function resolveUnifiedParams(def: UnifiedDefinition | undefined, scales:
       lendable: c.lendable === undefined ? 0n : scaled(c.lendable, scale, `${p}.lendable`),
     });
   }
-  return { imrPpm, mmrPpm, currencies };
+  return { imrPpm, mmrPpm, marginLeveragePpm, marginLiquidationPpm, currencies };
 }

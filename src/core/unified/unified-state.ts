@@ -5,7 +5,9 @@
  * hour and the record counter (records are history, like the account book); `exportData` / `importData` carry
  * all of it through snapshots.
  *
- * Records are kept up to `capacity` each (the oldest dropped). Cost: O(1) amortised per record.
+ * Records are kept up to `capacity` each (the oldest dropped). Cost: O(1) amortised per record. Isolated-margin
+ * loans (core/margin/) share the accrual hour and the records, which name their pair (`market` ≥ 0; −1 for the
+ * unified account).
  */
 import type { StateHasher } from '../state-hash.js';
 import type { UnifiedParams } from './unified-params.js';
@@ -24,6 +26,8 @@ export interface LoanRecord {
   readonly cur: number;
   readonly amount: bigint;
   readonly time: number;
+  /** The isolated-margin pair (market index), or −1 for the unified account. */
+  readonly market: number;
 }
 
 export interface InterestRecord {
@@ -35,6 +39,8 @@ export interface InterestRecord {
   /** True when the balance covered it at once. */
   readonly paid: boolean;
   readonly time: number;
+  /** The isolated-margin pair (market index), or −1 for the unified account. */
+  readonly market: number;
 }
 
 /** The state as plain JSON-able data (snapshots); amounts and rates as decimal integer strings. */
@@ -42,10 +48,10 @@ export interface UnifiedStateData {
   readonly modes: readonly (readonly [number, number])[];
   readonly lastHour: number;
   readonly lastRecordId: number;
-  /** [id, uid, borrow (1/0), kind, currency, amount, time] */
-  readonly loans: readonly (readonly [number, number, number, number, number, string, number])[];
-  /** [uid, currency, rate, interest, paid (1/0), time] */
-  readonly interest: readonly (readonly [number, number, string, string, number, number])[];
+  /** [id, uid, borrow (1/0), kind, currency, amount, time, market (absent: −1)] */
+  readonly loans: readonly (readonly [number, number, number, number, number, string, number, number?])[];
+  /** [uid, currency, rate, interest, paid (1/0), time, market (absent: −1)] */
+  readonly interest: readonly (readonly [number, number, string, string, number, number, number?])[];
 }
 
 const HOUR_US = 3_600_000_000;
@@ -82,8 +88,8 @@ export class UnifiedState {
     else this.#modes.set(uid, v);
   }
 
-  addLoanRecord(uid: number, borrow: boolean, kind: number, cur: number, amount: bigint, time: number): void {
-    this.loans.push({ id: ++this.lastRecordId, uid, borrow, kind, cur, amount, time });
+  addLoanRecord(uid: number, borrow: boolean, kind: number, cur: number, amount: bigint, time: number, market = -1): void {
+    this.loans.push({ id: ++this.lastRecordId, uid, borrow, kind, cur, amount, time, market });
     if (this.loans.length > this.capacity * 2) this.loans.splice(0, this.loans.length - this.capacity);
   }
 
@@ -96,8 +102,8 @@ export class UnifiedState {
   exportData(): UnifiedStateData {
     return {
       modes: [...this.#modes], lastHour: this.lastHour, lastRecordId: this.lastRecordId,
-      loans: this.loans.map((r) => [r.id, r.uid, r.borrow ? 1 : 0, r.kind, r.cur, r.amount.toString(), r.time] as const),
-      interest: this.interest.map((r) => [r.uid, r.cur, r.rate.toString(), r.interest.toString(), r.paid ? 1 : 0, r.time] as const),
+      loans: this.loans.map((r) => [r.id, r.uid, r.borrow ? 1 : 0, r.kind, r.cur, r.amount.toString(), r.time, r.market] as const),
+      interest: this.interest.map((r) => [r.uid, r.cur, r.rate.toString(), r.interest.toString(), r.paid ? 1 : 0, r.time, r.market] as const),
     };
   }
 
@@ -106,9 +112,11 @@ export class UnifiedState {
     for (const [uid, v] of d.modes) this.#modes.set(uid, v);
     this.lastHour = d.lastHour;
     this.lastRecordId = d.lastRecordId;
-    for (const [id, uid, borrow, kind, cur, amount, time] of d.loans) this.loans.push({ id, uid, borrow: borrow === 1, kind, cur, amount: BigInt(amount), time });
-    for (const [uid, cur, rate, interest, paid, time] of d.interest) {
-      this.interest.push({ uid, cur, rate: BigInt(rate), interest: BigInt(interest), paid: paid === 1, time });
+    for (const [id, uid, borrow, kind, cur, amount, time, market] of d.loans) {
+      this.loans.push({ id, uid, borrow: borrow === 1, kind, cur, amount: BigInt(amount), time, market: market ?? -1 });
+    }
+    for (const [uid, cur, rate, interest, paid, time, market] of d.interest) {
+      this.interest.push({ uid, cur, rate: BigInt(rate), interest: BigInt(interest), paid: paid === 1, time, market: market ?? -1 });
     }
   }
 

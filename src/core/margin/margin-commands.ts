@@ -1,0 +1,69 @@
+/**
+ * The isolated-margin loan commands, applied by the exchange in its first phase (they complete there):
+ *
+ *   type          uid    market  currency  amount / text         side
+ *   MarginBorrow  owner  pair    index     units                 LoanKind (manual/auto)
+ *   MarginRepay   owner  pair    index     units (0 = all owed)  LoanKind
+ *
+ * The loan is on the owner's Margin account of the pair (sub = market index); the currency must be the pair's
+ * base or quote. Wide currencies carry units as a decimal integer in `text`. Interest accrues with the unified
+ * account's (UnifiedAccrue charges every open loan, these included), at the currency's hourly rate.
+ * Borrow checks, in order: InvalidParam (market, currency, amount) → UserNotFound → AmountTooLittle (below the
+ * currency minimum) → TradeRestricted (the account is locked) → BorrowTooLarge (pool, user maximum) →
+ * MarginNotEnough (beyond the leverage). Repay: InvalidParam → UserNotFound → RepayTooMuch → BalanceNotEnough.
+ */
+import { type Command, CommandType } from '../command.js';
+import type { Exchange } from '../exchange/exchange.js';
+import { AccountKind } from '../ledger/account-kinds.js';
+import { ResultCode } from '../result-code.js';
+import { unitsOf } from '../unified/unified-commands.js';
+import { hourOf, LoanKind } from '../unified/unified-state.js';
+import { marginAccountOf, pairCurrencies } from './margin-account.js';
+import { marginBorrowable } from './margin-risk.js';
+
+/** The pair's currency index named by `c`, or -1 when the market or currency is invalid. */
+function pairCurrency(ex: Exchange, c: Command): number {
+  const m = c.market;
+  if ((m | 0) !== m || m < 0 || m >= ex.markets.length) return -1;
+  const [b, q] = pairCurrencies(ex, m);
+  return c.currency === b || c.currency === q ? c.currency : -1;
+}
+
+const validKind = (k: number): boolean => k === LoanKind.Manual || k === LoanKind.Auto;
+
+/** Applies MarginBorrow or MarginRepay; Ok or the rejection (nothing changed). */
+export function applyMargin(ex: Exchange, c: Command): ResultCode {
+  const cur = pairCurrency(ex, c);
+  if (cur < 0 || !validKind(c.side)) return ResultCode.InvalidParam;
+  const units = unitsOf(ex, c, cur);
+  if (units < 0n || (units === 0n && c.type === CommandType.MarginBorrow)) return ResultCode.InvalidParam;
+  if (ex.ledger.mainOf(c.uid) < 0) return ResultCode.UserNotFound;
+  return c.type === CommandType.MarginBorrow ? borrow(ex, c, cur, units) : repay(ex, c, cur, units);
+}
+
+function borrow(ex: Exchange, c: Command, cur: number, units: bigint): ResultCode {
+  const U = ex.unified;
+  const cp = U.params.currencies.get(ex.currencies[cur]!)!;
+  if (units < cp.minBorrow) return ResultCode.AmountTooLittle;
+  const v = marginAccountOf(ex, c.uid, c.market);
+  if (v.figures.locked) return ResultCode.TradeRestricted;
+  const h = v.base.code === ex.currencies[cur] ? v.base : v.quote;
+  const pool = ex.ledger.poolAvailable(cur);
+  if (units > pool || (cp.maxBorrow !== null && h.borrowed + units > cp.maxBorrow)) return ResultCode.BorrowTooLarge;
+  if (units > marginBorrowable(h, v.figures, U.params, pool, cp.maxBorrow)) return ResultCode.MarginNotEnough;
+  const rc = ex.ledger.borrow(c.time, c.uid, cur, units, AccountKind.Margin, c.market);
+  if (rc !== ResultCode.Ok) return rc;
+  if (U.lastHour === 0) U.lastHour = hourOf(c.time);
+  U.addLoanRecord(c.uid, true, c.side, cur, units, c.time, c.market);
+  return ResultCode.Ok;
+}
+
+function repay(ex: Exchange, c: Command, cur: number, asked: bigint): ResultCode {
+  const [b, i] = ex.ledger.loanOf(c.uid, cur, AccountKind.Margin, c.market);
+  const units = asked === 0n ? b + i : asked;
+  if (units === 0n || units > b + i) return ResultCode.RepayTooMuch;
+  const rc = ex.ledger.repay(c.time, c.uid, cur, units, AccountKind.Margin, c.market);
+  if (rc !== ResultCode.Ok) return rc;
+  ex.unified.addLoanRecord(c.uid, false, c.side, cur, units, c.time, c.market);
+  return ResultCode.Ok;
+}
