@@ -19,6 +19,7 @@
  *   WithdrawHold    owner  -    withdrawal   -     -         -    -      units (amt + fee) -       -      index     -    -    -     -      -
  *   WithdrawSettle  owner  -    withdrawal   -     -         -    -      fee units         -       -      -         -    -    -     -      -
  *   WithdrawRelease owner  -    withdrawal   -     -         -    -      -                 -       -      -         -    -    -     -      -
+ *   AddUser         user   -    -            -     -         -    -      -                 -       -      -         -    -    main  -      -
  *
  * The unified-account commands (UnifiedBorrow, UnifiedRepay, UnifiedAccrue, UnifiedSetMode) are laid out in
  * unified/unified-commands.ts.
@@ -42,6 +43,8 @@ export const CommandType = {
   WithdrawHold: 13,
   WithdrawSettle: 14,
   WithdrawRelease: 15,
+  /** Registers user `uid` (a sub-account of `toUid` when non-zero): users added at run time are in the log too. */
+  AddUser: 16,
   /** Unified account (see unified/unified-commands.ts for their fields). */
   UnifiedBorrow: 30,
   UnifiedRepay: 31,

@@ -19,7 +19,7 @@
  * simulator's default.
  */
 import type { Clock } from '../core/clock.js';
-import { Command } from '../core/command.js';
+import { Command, CommandType } from '../core/command.js';
 import type { Exchange } from '../core/exchange/exchange.js';
 import type { ExchangeDefinition } from '../core/exchange/exchange-definition.js';
 import type { BookEvents } from '../core/matching/book-events.js';
@@ -37,12 +37,21 @@ export interface ExchangeGateway {
   observe(listener: CommandDone): void;
   /** Writes up to `limit` levels of `side` of `market` into `prices`/`lots` (ticks, lots); returns the count. */
   depth(market: number, side: number, limit: number, prices: Float64Array, lots: Float64Array): number;
-  /** Adds a user outside the command log (control plane). Ok or the ledger's rejection. */
-  addUser(uid: number, mainUid: number): ResultCode;
+  /** Registers a user (a sub-account of `mainUid` when non-zero) through an AddUser command, so it is journaled. */
+  addUser(uid: number, mainUid: number, done: (code: ResultCode) => void): void;
   /** Resolves when every command submitted so far has completed. */
   settled(): Promise<void>;
   stateHash(): Promise<string>;
   close(): Promise<void>;
+}
+
+/** The AddUser command of `uid` under `mainUid` (a fresh object: gateways copy it on submit). @allocates */
+export function addUserCommand(uid: number, mainUid: number): Command {
+  const c = new Command();
+  c.type = CommandType.AddUser;
+  c.uid = uid;
+  c.toUid = mainUid;
+  return c;
 }
 
 export class InlineGateway implements ExchangeGateway {
@@ -53,8 +62,9 @@ export class InlineGateway implements ExchangeGateway {
   readonly #queued: [Command, CommandDone][] = [];
   #running = false;
 
-  constructor(def: ExchangeDefinition, clock: Clock, bookFactory?: BookFactory) {
-    this.engine = new InlineEngine(def, { clock, bookFactory });
+  /** A fresh engine for `def`, or `engine` (e.g. one a journal was replayed into). */
+  constructor(def: ExchangeDefinition, clock: Clock, bookFactory?: BookFactory, engine?: InlineEngine) {
+    this.engine = engine ?? new InlineEngine(def, { clock, bookFactory });
     this.clock = clock;
   }
 
@@ -91,8 +101,8 @@ export class InlineGateway implements ExchangeGateway {
     return this.engine.books[market]!.depth(side, limit, prices, lots);
   }
 
-  addUser(uid: number, mainUid: number): ResultCode {
-    return this.engine.exchange.ledger.addUser(uid, mainUid);
+  addUser(uid: number, mainUid: number, done: (code: ResultCode) => void): void {
+    this.submit(addUserCommand(uid, mainUid), (code) => done(code));
   }
 
   settled(): Promise<void> {

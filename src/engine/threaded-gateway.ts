@@ -18,8 +18,8 @@ import { BookMirror } from '../core/exchange/book-mirror.js';
 import type { ExchangeDefinition } from '../core/exchange/exchange-definition.js';
 import { BookEvents } from '../core/matching/book-events.js';
 import { ResultCode } from '../core/result-code.js';
-import type { CommandDone, ExchangeGateway } from './gateway.js';
-import type { JournalWriter } from './journal/writer.js';
+import { addUserCommand, type CommandDone, type ExchangeGateway } from './gateway.js';
+import type { FsyncPolicy, JournalWriter } from './journal/writer.js';
 import { ShardFailure, ThreadedEngine } from './threaded-engine.js';
 
 export interface ThreadedGatewayOptions {
@@ -42,10 +42,36 @@ export class ThreadedGateway implements ExchangeGateway {
   #driving: Promise<void> | undefined;
   #active = false;
 
-  constructor(def: ExchangeDefinition, clock: Clock, options: ThreadedGatewayOptions = {}) {
-    this.engine = ThreadedEngine.start(def, { clock, shards: options.shards ?? 1, journal: options.journal, onFailure: options.onFailure });
+  /** Starts shard workers for `def`, or wraps an engine `recover` returned with the mirror rebuilt on the way. */
+  constructor(def: ExchangeDefinition, clock: Clock, options: ThreadedGatewayOptions = {}, recovered?: { engine: ThreadedEngine; mirror: BookMirror }) {
+    this.engine = recovered?.engine
+      ?? ThreadedEngine.start(def, { clock, shards: options.shards ?? 1, journal: options.journal, onFailure: options.onFailure });
     this.clock = clock;
-    this.mirror = new BookMirror(def.markets.length);
+    this.mirror = recovered?.mirror ?? new BookMirror(def.markets.length);
+  }
+
+  /**
+   * Rebuilds the exchange from the journal at `path` (see ThreadedEngine.recover: a torn tail is cut, every
+   * record replayed in the workers with its recorded time) and keeps journaling to it with `fsync`. The depth
+   * mirror follows the replay. Resolves with the gateway and what the journal held.
+   * @allocates
+   */
+  static async recover(path: string, clock: Clock, fsync: FsyncPolicy, options: Omit<ThreadedGatewayOptions, 'journal'> = {}):
+    Promise<{ gateway: ThreadedGateway; journal: JournalWriter | undefined; definition: ExchangeDefinition; records: number; lastTimeUs: number }> {
+    let mirror: BookMirror | undefined;
+    let lastTimeUs = 0;
+    const r = await ThreadedEngine.recover(path, {
+      clock, shards: options.shards ?? 1, fsync, onFailure: options.onFailure,
+      replayObserver: (engine) => {
+        mirror = new BookMirror(engine.exchange.markets.length);
+        return (code, c, events) => {
+          lastTimeUs = c.time;
+          if (code === ResultCode.Ok) mirror!.apply(c, events, engine.exchange.orders);
+        };
+      },
+    });
+    const gateway = new ThreadedGateway(r.definition, clock, options, { engine: r.engine, mirror: mirror ?? new BookMirror(r.definition.markets.length) });
+    return { gateway, journal: r.journal, definition: r.definition, records: r.report.records, lastTimeUs };
   }
 
   get exchange(): Exchange {
@@ -70,8 +96,8 @@ export class ThreadedGateway implements ExchangeGateway {
     return this.mirror.depth(market, side, limit, prices, lots);
   }
 
-  addUser(uid: number, mainUid: number): ResultCode {
-    return this.engine.exchange.ledger.addUser(uid, mainUid);
+  addUser(uid: number, mainUid: number, done: (code: ResultCode) => void): void {
+    this.submit(addUserCommand(uid, mainUid), (code) => done(code));
   }
 
   async settled(): Promise<void> {

@@ -5,8 +5,8 @@
  *                                                                          (sim/chains; credits spot as it confirms)
  *   POST /sim/clock      {advance_ms} | {set_ms}                          → {now_ms} (simulated clock only)
  *   GET  /sim/state_hash                                                  → {state_hash}
- * Every request is validated completely before anything changes. Users added here are outside the command
- * log (the journal's definition lists the configured users only); their deposits are ordinary Credit commands.
+ * Every request is validated completely before anything changes. Users added here are registered by an
+ * AddUser command (journaled like their Credits); their keys live in the key store only.
  */
 import { randomBytes } from 'node:crypto';
 import { CommandType } from '../../core/command.js';
@@ -70,16 +70,17 @@ export function registerSimRoutes(router: Router, deps: ApiDeps): void {
         && isPermGroup((p as Record<string, unknown>).name) && ['undefined', 'boolean'].includes(typeof (p as Record<string, unknown>).read_only)))) {
         return reply.error(ResultCode.InvalidParam, 'perms must be "all" or [{name, read_only}] with Gate\'s group names');
       }
-      const added = gateway.addUser(uid, 0);
-      if (added !== ResultCode.Ok) return reply.error(added);
-      const key = randomBytes(16).toString('hex');
-      const secret = randomBytes(32).toString('hex');
-      deps.keys.addAccount(uid, 0);
-      deps.keys.addKey({ key, secret, uid, mode: 1, perms: permsFrom(perms as PermsSpec), ipWhitelist: [] });
       const newUid = uid;
-      let pending = credits.length;
-      if (pending === 0) return reply.json(200, { uid: newUid, key, secret });
-      for (const c of credits) credit(newUid, c, () => { if (--pending === 0) reply.json(200, { uid: newUid, key, secret }); });
+      gateway.addUser(newUid, 0, (added) => {
+        if (added !== ResultCode.Ok) return reply.error(added);
+        const key = randomBytes(16).toString('hex');
+        const secret = randomBytes(32).toString('hex');
+        deps.keys.addAccount(newUid, 0);
+        deps.keys.addKey({ key, secret, uid: newUid, mode: 1, perms: permsFrom(perms as PermsSpec), ipWhitelist: [] });
+        let pending = credits.length;
+        if (pending === 0) return reply.json(200, { uid: newUid, key, secret });
+        for (const c of credits) credit(newUid, c, () => { if (--pending === 0) reply.json(200, { uid: newUid, key, secret }); });
+      });
     } });
 
   router.add({ method: 'POST', pattern: '/sim/deposits', access: SIM, limit: 'public',

@@ -51,15 +51,17 @@ export function registerSubAccountRoutes(router: Router, deps: ApiDeps): void {
         return reply.error(ResultCode.InvalidParam, 'remark, email and password must be strings');
       }
       const uid = dir.freeUid();
-      const added = deps.gateway.addUser(uid, req.uid);
-      if (added !== ResultCode.Ok) return reply.error(added);
-      deps.keys.addAccount(uid, req.uid);
-      const profile: SubAccountProfile = {
-        loginName: login, remark, email, type: SubAccountType.Normal,
-        createTime: Math.floor(deps.gateway.clock.nowUs() / 1e6),
-      };
-      dir.add(uid, profile);
-      reply.json(201, render(uid, profile));
+      const main = req.uid;
+      deps.gateway.addUser(uid, main, (added) => {
+        if (added !== ResultCode.Ok) return reply.error(added);
+        deps.keys.addAccount(uid, main);
+        const profile: SubAccountProfile = {
+          loginName: login, remark, email, type: SubAccountType.Normal,
+          createTime: Math.floor(deps.gateway.clock.nowUs() / 1e6),
+        };
+        dir.add(uid, profile);
+        reply.json(201, render(uid, profile));
+      });
     } });
 
   router.add({ method: 'GET', pattern: '/api/v4/sub_accounts', access: SUB, limit: 'sub-accounts',

@@ -140,6 +140,7 @@ export class Exchange {
       case CommandType.WithdrawHold: return unifiedOutflow(this, c) !== ResultCode.Ok ? ResultCode.BalanceNotEnough : this.#withdrawal(c);
       case CommandType.WithdrawSettle:
       case CommandType.WithdrawRelease: return this.#withdrawal(c);
+      case CommandType.AddUser: return this.ledger.addUser(c.uid, c.toUid);
       case CommandType.UnifiedBorrow:
       case CommandType.UnifiedRepay:
       case CommandType.UnifiedAccrue:
