@@ -9,8 +9,8 @@ import { Command, CommandType } from './core/command.js';
 import { ConfigError } from './core/invariant.js';
 import { AccountKind } from './core/ledger/account-kinds.js';
 import { ResultCode } from './core/result-code.js';
-import { type ExchangeGateway, InlineGateway } from './engine/gateway.js';
-import { ThreadedGateway } from './engine/threaded-gateway.js';
+import type { ExchangeGateway } from './engine/gateway.js';
+import { openGateway } from './engine/open-gateway.js';
 import { WallClock } from './engine/wall-clock.js';
 import { KeyStore, permsFrom } from './api/auth/key-store.js';
 import type { ApiDeps } from './api/deps.js';
@@ -81,18 +81,22 @@ export async function startSimulator(config: SimulatorConfig, options: StartOpti
   const simClock = config.clock?.type === 'sim' ? new SimClock((config.clock.start_ms ?? DEFAULT_SIM_START_MS) * 1000) : undefined;
   const clock: Clock = simClock ?? new WallClock();
   const { definition, balances } = definitionFromConfig(config);
-  const runner = config.engine ?? {};
-  const gateway: ExchangeGateway = runner.runner === 'inline' ? new InlineGateway(definition, clock)
-    : new ThreadedGateway(definition, clock, {
-      shards: runner.shards,
-      onFailure: (f) => console.error(`ringmatch: ${f.message}; the engine is stopped and every order request answers TOO_BUSY`),
-    });
+  const engine = config.engine ?? {};
+  const fsync = engine.fsync;
+  const { gateway, journal, resumedRecords, lastTimeUs } = await openGateway(definition, clock, {
+    runner: engine.runner ?? 'threaded', shards: engine.shards, journal: engine.journal,
+    fsync: fsync === undefined ? undefined : typeof fsync === 'number' ? { fsync: 'interval', everyMs: fsync } : { fsync },
+    onFailure: (f) => console.error(`ringmatch: ${f.message}; the engine is stopped and every order request answers TOO_BUSY`),
+  });
+  if (simClock !== undefined && lastTimeUs > simClock.nowUs()) simClock.advanceTo(lastTimeUs);
   const ex = gateway.exchange;
   let refused: string | undefined;
-  for (const b of balances) {
+  // A resumed journal already holds the opening balances (and everything after them).
+  for (const b of resumedRecords > 0 ? [] : balances) {
     const units = ex.ledger.parse(b.currency, b.amount);
     if (typeof units === 'number' && units < 0) {
       await gateway.close();
+      await journal?.close();
       throw new ConfigError(`config: users ${b.uid} balances.${b.account}.${b.currency}: "${b.amount}" does not fit the currency`);
     }
     const c = new Command();
@@ -107,6 +111,7 @@ export async function startSimulator(config: SimulatorConfig, options: StartOpti
   await gateway.settled();
   if (refused !== undefined) {
     await gateway.close();
+    await journal?.close();
     throw new ConfigError(refused);
   }
   const keys = new KeyStore();
@@ -149,6 +154,7 @@ export async function startSimulator(config: SimulatorConfig, options: StartOpti
       clearInterval(walletTimer);
       await server.close();
       await gateway.close();
+      await journal?.close();
     },
   };
 }

@@ -8,7 +8,8 @@
  * after its sequence number; snapshots that fail their checksum, cannot be decoded or belong to another
  * exchange definition are skipped (logged and reported), down to a full replay when none is usable.
  */
-import { open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
+import type { Clock } from '../core/clock.js';
 import { join } from 'node:path';
 import { SimClock } from '../core/clock.js';
 import { Command } from '../core/command.js';
@@ -16,6 +17,7 @@ import type { ExchangeDefinition } from '../core/exchange/exchange-definition.js
 import type { JournalHeaderData } from '../protocol/codec.js';
 import { type BookFactory, InlineEngine } from './inline-engine.js';
 import { type JournalReport, readFileStart, readJournal, repairJournal } from './journal/reader.js';
+import { type FsyncPolicy, JournalWriter } from './journal/writer.js';
 import { restoreEngine } from './snapshot/capture.js';
 import { listSnapshots, readSnapshotFile } from './snapshot/snapshot-file.js';
 
@@ -55,6 +57,31 @@ export async function recoverFromJournal(path: string, options: { repair?: boole
   }), repaired);
   engine.sequencer.resumeAfter(cmd.seq);
   return { engine, report, definition };
+}
+
+/**
+ * Opens (or creates) the journal at `path` for an inline engine that keeps journaling: a new or empty file gets
+ * `def`'s header; an existing one is repaired (a torn tail cut), replayed into a fresh engine with the recorded
+ * times, and appended to afterwards. The caller compares `definition` with what it expected (a journal of
+ * another exchange is not an error here). New commands take `clock`'s time.
+ * @allocates
+ */
+export async function openInlineJournal(path: string, def: ExchangeDefinition, clock: Clock, policy: FsyncPolicy,
+  bookFactory?: BookFactory): Promise<Recovered & { readonly journal: JournalWriter; readonly lastTimeUs: number }> {
+  const size = await stat(path).then((s) => s.size, (e: unknown) => {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+    throw e;
+  });
+  const repaired = size > 0 ? await repairJournal(path) : undefined;
+  const journal = await JournalWriter.open(path, headerFor(def, clock.nowUs()), policy);
+  const definition = JSON.parse(journal.header.configJson) as ExchangeDefinition;
+  const records: Command[] = [];
+  const report = repaired === undefined ? undefined : await readJournal(path, (c) => { records.push(new Command().copyFrom(c)); });
+  const last = records.at(-1);
+  const engine = new InlineEngine(definition, { clock, journal, bookFactory, lastSeq: last?.seq ?? 0 });
+  for (const c of records) engine.apply(c);
+  const empty: JournalReport = { header: journal.header, records: 0, validBytes: 0, fileBytes: 0 };
+  return { engine, report: withDefect(report ?? empty, repaired), definition, journal, lastTimeUs: last?.time ?? 0 };
 }
 
 /**

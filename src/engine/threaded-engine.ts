@@ -78,6 +78,8 @@ export interface ThreadedRecoverOptions extends Omit<ThreadedEngineOptions, 'jou
    * recovered engine keeps journaling after the replayed records; absent: the recovered engine journals nothing.
    */
   readonly fsync?: FsyncPolicy | undefined;
+  /** Given the engine before the replay: the callback it returns sees each replayed record's result, in order. */
+  readonly replayObserver?: ((engine: ThreadedEngine) => ResultCallback) | undefined;
 }
 
 export interface ThreadedRecovered {
@@ -181,9 +183,10 @@ export class ThreadedEngine {
     const definition = JSON.parse(report.header.configJson) as ExchangeDefinition;
     const journal = options.fsync === undefined ? undefined : await JournalWriter.open(path, report.header, options.fsync);
     const engine = ThreadedEngine.start(definition, { ...options, journal });
+    const observed = options.replayObserver?.(engine) ?? noop;
     try {
       for (const c of records) {
-        while (engine.#submitReplayed(c) === ResultCode.Busy) await engine.run();
+        while (engine.#submitReplayed(c, observed) === ResultCode.Busy) await engine.run();
       }
       await engine.run();
     } catch (e) {
@@ -232,8 +235,8 @@ export class ThreadedEngine {
   }
 
   /** Queues a journaled command for replay: it keeps its seq and time and is not journaled again. */
-  #submitReplayed(cmd: Command): ResultCode {
-    return this.#enqueue(cmd, noop, 1);
+  #submitReplayed(cmd: Command, done: ResultCallback): ResultCode {
+    return this.#enqueue(cmd, done, 1);
   }
 
   #enqueue(cmd: Command, done: ResultCallback, replayed: number): ResultCode {

@@ -5,7 +5,8 @@
  *
  * Server fields (all optional): host, port, admin_token, clock {type: "wall" | "sim", start_ms},
  * auth_window_s, rate_limits (boolean or {enabled, scale}), trust_proxy, body_limit,
- * engine {runner: "threaded" (default) | "inline", shards: 1..64 (threaded; default 1)}.
+ * engine {runner: "threaded" (default) | "inline", shards: 1..64 (threaded; default 1), journal: path,
+ * fsync: "batch" | "never" | ms (default 20)}.
  * API-key fields (optional): api_key_limit (keys per account, default 20), api_key_change_delay_ms (delay
  * before key changes take effect, default 0); see docs/sub-accounts.md.
  * Wallet fields (optional): chains {CURRENCY: [chain, …]} (sim/chains/chain-spec.ts), low_cap_currencies.
@@ -30,6 +31,10 @@ export interface EngineConfig {
   readonly runner?: 'threaded' | 'inline' | undefined;
   /** Shard workers of the threaded runner; default 1. */
   readonly shards?: number | undefined;
+  /** Journal file: every command is appended; on start an existing journal is replayed and continued. */
+  readonly journal?: string | undefined;
+  /** When appends reach the disk: "batch", "never", or every N ms (default 20). */
+  readonly fsync?: 'batch' | 'never' | number | undefined;
 }
 
 export interface FileUser extends SimUser {
@@ -195,9 +200,12 @@ export function validateConfig(raw: unknown): SimulatorConfig {
   optional(o, 'trust_proxy', '', bool);
   optional(o, 'body_limit', '', integer(1024, 64 << 20));
   optional(o, 'engine', '', (e, ep) => {
-    const eo = object(e, ep, ['runner', 'shards']);
+    const eo = object(e, ep, ['runner', 'shards', 'journal', 'fsync']);
     if (eo.runner !== undefined && eo.runner !== 'threaded' && eo.runner !== 'inline') fail(`${ep}.runner`, 'must be "threaded" or "inline"');
     optional(eo, 'shards', ep, integer(1, 64));
+    optional(eo, 'journal', ep, (j, jp) => (typeof j === 'string' && j !== '' ? j : fail(jp, 'must be a file path')));
+    optional(eo, 'fsync', ep, (f, fp) => (f === 'batch' || f === 'never' || (typeof f === 'number' && Number.isInteger(f) && f >= 0 && f <= 60_000)
+      ? f : fail(fp, 'must be "batch", "never" or an interval in ms (0..60000)')));
   });
   optional(o, 'api_key_limit', '', integer(1, 1000));
   optional(o, 'api_key_change_delay_ms', '', integer(0, 3_600_000));

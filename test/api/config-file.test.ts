@@ -28,6 +28,12 @@ describe('config file', () => {
     expect(validateConfig(DEMO_CONFIG).currency_pairs.map((p) => p.id)).toEqual(['BTC_USDT', 'ETH_USDT', 'ETH_BTC']);
   });
 
+  it('accepts every engine setting', () => {
+    for (const engine of [{ runner: 'inline' }, { runner: 'threaded', shards: 4, journal: '/tmp/x.journal', fsync: 'batch' }, { fsync: 'never' }, { fsync: 50 }]) {
+      expect(validateConfig({ ...structuredClone(EXAMPLE), engine }).engine).toEqual(engine);
+    }
+  });
+
   it.each([
     ['colour', ['colour'], 'red'],
     ['currency_pairs[0].precision', ['currency_pairs', 0, 'precision'], 'two'],
@@ -42,6 +48,11 @@ describe('config file', () => {
     ['stp_groups[0].users[1]', ['stp_groups', 0, 'users', 1], 999],
     ['market_maker', ['market_maker'], 'yes'],
     ['clock.type', ['clock'], { type: 'moon' }],
+    ['engine.runner', ['engine'], { runner: 'fast' }],
+    ['engine.shards', ['engine'], { shards: 0 }],
+    ['engine.journal', ['engine'], { journal: '' }],
+    ['engine.fsync', ['engine'], { fsync: 'always' }],
+    ['engine.colour', ['engine'], { colour: 1 }],
   ] as const)('names %s when it is wrong', (field, path, value) => {
     expect(() => validateConfig(withValue(path, value))).toThrow(ConfigError);
     expect(() => validateConfig(withValue(path, value))).toThrow(field);
