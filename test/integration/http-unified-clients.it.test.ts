@@ -1,42 +1,15 @@
 // Unchanged clients in unified mode against the simulator: gate-api's UnifiedApi (mode, accounts, loans,
 // records, borrowable, transferable, rates, tiers) and ccxt with `unifiedAccount` (fetchBalance reading
 // /unified/accounts, createOrder with account=unified and automatic borrowing).
-import ccxt from 'ccxt';
 import * as GateApi from 'gate-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Simulator } from '../../src/main.js';
 import { startSimulator } from '../../src/main.js';
 import { UNIFIED_CONFIG } from '../api/routes/unified-helpers.js';
+import { ccxtGate as ccxtClient, gateApiClient as apiClient, rejection } from '../support/clients.js';
 
 let sim: Simulator;
 let unified: GateApi.UnifiedApi;
-
-function apiClient(port: number, key: string, secret: string): GateApi.ApiClient {
-  const c = new GateApi.ApiClient(`http://127.0.0.1:${port}/api/v4`);
-  c.setApiKeySecret(key, secret);
-  return c;
-}
-
-async function rejection(p: Promise<unknown>): Promise<[number, string]> {
-  try {
-    await p;
-  } catch (e) {
-    const r = (e as { response?: { status: number; data: { label: string } } }).response;
-    return [r?.status ?? 0, r?.data.label ?? ''];
-  }
-  throw new Error('call did not fail');
-}
-
-function ccxtClient(port: number, apiKey: string, secret: string): InstanceType<typeof ccxt.gate> {
-  const B = `http://127.0.0.1:${port}/api/v4`;
-  const pub = ['wallet', 'futures', 'margin', 'delivery', 'spot', 'options', 'sub_accounts', 'earn', 'unified', 'flash_swap', 'loan'];
-  const priv = ['withdrawals', 'wallet', 'futures', 'margin', 'delivery', 'spot', 'options', 'subAccounts', 'unified', 'rebate', 'earn', 'account', 'loan', 'otc', 'flash_swap'];
-  return new ccxt.gate({
-    apiKey, secret, enableRateLimit: false, timeout: 5000,
-    urls: { api: { public: Object.fromEntries(pub.map((k) => [k, B])), private: Object.fromEntries(priv.map((k) => [k, B])) } },
-    options: { fetchMarkets: { types: ['spot'] } },
-  });
-}
 
 beforeAll(async () => {
   sim = await startSimulator(UNIFIED_CONFIG, { host: '127.0.0.1', port: 0 });
