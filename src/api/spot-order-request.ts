@@ -7,6 +7,8 @@
  */
 import { type Command, CommandType } from '../core/command.js';
 import type { Exchange } from '../core/exchange/exchange.js';
+import { OrderFlag } from '../core/exchange/order-store.js';
+import { AccountKind } from '../core/ledger/account-kinds.js';
 import { parseLots, parsePrice, parseQuoteBudget } from '../core/market.js';
 import { OrderType, Side, StpAct, TimeInForce } from '../core/matching/order-types.js';
 import { ResultCode } from '../core/result-code.js';
@@ -22,17 +24,34 @@ const has = (o: Readonly<Record<string, unknown>>, k: string): boolean => o[k] !
 const lookup = (table: Readonly<Record<string, number>>, v: unknown): number =>
   typeof v === 'string' && Object.hasOwn(table, v) ? table[v]! : -1;
 
-/** Accounts Gate's spot routes name that this simulator does not serve yet. */
-const OTHER_ACCOUNTS: ReadonlySet<unknown> = new Set(['margin', 'cross_margin']);
-
 /**
- * Ok for an absent `account`, `spot` or `unified` (a unified user trades from its spot balance, borrowing in
- * multi_currency and portfolio modes: api/unified/unified-orders.ts); AccountNotSupported for margin and
- * cross_margin; else InvalidParam.
+ * The account kind an `account` names: Spot for absent, `spot` or `unified` (a unified user trades from its
+ * spot balance, borrowing in multi_currency and portfolio modes: api/unified/unified-orders.ts), Margin for
+ * `margin` (the pair's isolated account: api/unified/margin-orders.ts); AccountNotSupported for cross_margin;
+ * else InvalidParam.
  */
+export function accountKindParam(v: unknown): number {
+  if (v === undefined || v === null || v === '' || v === 'spot' || v === 'unified') return AccountKind.Spot;
+  if (v === 'margin') return AccountKind.Margin;
+  return v === 'cross_margin' ? ResultCode.AccountNotSupported : ResultCode.InvalidParam;
+}
+
+/** Ok for an account accountKindParam accepts, else its rejection. */
 export function checkAccount(v: unknown): ResultCode {
-  if (v === undefined || v === null || v === '' || v === 'spot' || v === 'unified') return ResultCode.Ok;
-  return OTHER_ACCOUNTS.has(v) ? ResultCode.AccountNotSupported : ResultCode.InvalidParam;
+  const k = accountKindParam(v);
+  return k < 0 ? (k as ResultCode) : ResultCode.Ok;
+}
+
+/** Order flags of `auto_borrow` / `auto_repay` (booleans; absent false), or -1 when one is not a boolean. */
+function orderFlags(body: Readonly<Record<string, unknown>>): number {
+  let flags = 0;
+  for (const [k, f] of [['auto_borrow', OrderFlag.AutoBorrow], ['auto_repay', OrderFlag.AutoRepay]] as const) {
+    const v = body[k];
+    if (v === undefined || v === null || v === false) continue;
+    if (v !== true) return -1;
+    flags |= f;
+  }
+  return flags;
 }
 
 /** The market index named by `currency_pair`, or a negative code. */
@@ -53,9 +72,10 @@ export function parseCreateOrder(ex: Exchange, uid: number, body: Readonly<Recor
   const defaultTif = type === OrderType.Market ? TimeInForce.Ioc : TimeInForce.Gtc;
   const tif = has(body, 'time_in_force') ? lookup(TIFS, body.time_in_force) : defaultTif;
   const stpAct = has(body, 'stp_act') ? lookup(STP_ACTS, body.stp_act) : StpAct.None;
-  const account = checkAccount(body.account);
-  if (account !== ResultCode.Ok) return account;
-  if (side < 0 || type < 0 || tif < 0 || stpAct < 0) return ResultCode.InvalidParam;
+  const account = accountKindParam(body.account);
+  if (account < 0) return account as ResultCode;
+  const flags = orderFlags(body);
+  if (side < 0 || type < 0 || tif < 0 || stpAct < 0 || flags < 0) return ResultCode.InvalidParam;
   const text = body.text ?? '';
   if (text !== '' && (typeof text !== 'string' || !TEXT.test(text))) return ResultCode.InvalidParam;
   const m = ex.markets[market]!;
@@ -79,6 +99,9 @@ export function parseCreateOrder(ex: Exchange, uid: number, body: Readonly<Recor
   out.type = CommandType.PlaceOrder;
   out.uid = uid; out.market = market; out.side = side; out.orderType = type; out.tif = tif; out.price = price;
   out.amount = amount; out.iceberg = iceberg; out.stpAct = stpAct; out.text = text;
+  if (account === AccountKind.Margin) {
+    out.kind = AccountKind.Margin; out.sub = market; out.toKind = flags;
+  }
   return ResultCode.Ok;
 }
 

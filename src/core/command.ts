@@ -9,7 +9,7 @@
  * Fields by type (others are 0):
  *
  *   type         uid    market  orderId      side  orderType tif  price  amount            iceberg stpAct currency  kind sub  toUid toKind toSub
- *   PlaceOrder   owner  index   (assigned)   •     •         •    ticks  lots / budget     lots    •      -         -    -    -     -      -
+ *   PlaceOrder   owner  index   (assigned)   •     •         •    ticks  lots / budget     lots    •      -         acct •    -     flags  -
  *   AmendOrder   owner  index   •            -     -         -    ticks  lots (0 = keep)   -       -      -         -    -    -     -      -
  *   CancelOrder  owner  index   •            -     -         -    -      -                 -       -      -         -    -    -     -      -
  *   CancelAll    owner  index   -            0/•   -         -    -      -                 -       -      -         -    -    -     -      -
@@ -20,6 +20,10 @@
  *   WithdrawSettle  owner  -    withdrawal   -     -         -    -      fee units         -       -      -         -    -    -     -      -
  *   WithdrawRelease owner  -    withdrawal   -     -         -    -      -                 -       -      -         -    -    -     -      -
  *   AddUser         user   -    -            -     -         -    -      -                 -       -      -         -    -    main  -      -
+ *
+ * A PlaceOrder's `kind` is the account it trades from and into (0 or Spot, Margin with `sub` = its market,
+ * CrossMargin with `sub` 0); `toKind` carries its order flags (OrderFlag: auto_borrow, auto_repay), which only
+ * margin orders keep. Journals written before accounts had kind 0 (Spot) and no flags.
  *
  * The unified-account commands (UnifiedBorrow, UnifiedRepay, UnifiedAccrue, UnifiedSetMode) are laid out in
  * unified/unified-commands.ts.

@@ -6,6 +6,8 @@
  */
 import Big from 'big.js';
 import type { Exchange } from '../core/exchange/exchange.js';
+import { accountKindOf, OrderFlag, orderFlagsOf } from '../core/exchange/order-store.js';
+import { ACCOUNT_KIND_NAMES, AccountKind } from '../core/ledger/account-kinds.js';
 import { FINISH_AS_NAMES, type FinishAs, OrderType, Side, STP_ACT_NAMES, type StpAct, TIF_NAMES, type TimeInForce } from '../core/matching/order-types.js';
 import type { OrderBook } from '../core/matching/order-book.js';
 import { formatUnits } from '../core/units.js';
@@ -77,7 +79,7 @@ export function renderOrder(ex: Exchange, r: number): GateOrder {
     status: finishAs === 0 ? 'open' : (finishAs === 1 ? 'closed' : 'cancelled'),
     currency_pair: m.id,
     type: O.type[r] === OrderType.Market ? 'market' : 'limit',
-    account: 'spot',
+    account: accountKindOf(O.account[r]!) === AccountKind.Spot ? 'spot' : ACCOUNT_KIND_NAMES[accountKindOf(O.account[r]!) as AccountKind],
     side: sideName(side),
     amount: amountOf(O.amount[r]!),
     price: O.type[r] === OrderType.Market ? '0' : formatUnits(O.price[r]!, m.priceScale),
@@ -95,8 +97,8 @@ export function renderOrder(ex: Exchange, r: number): GateOrder {
     finish_as: finishAs === 0 ? 'open' : FINISH_AS_NAMES[finishAs as FinishAs],
     stp_id: O.stpId[r]!,
     stp_act: STP_ACT_NAMES[O.stpAct[r] as StpAct],
-    auto_borrow: false,
-    auto_repay: false,
+    auto_borrow: (orderFlagsOf(O.account[r]!) & OrderFlag.AutoBorrow) !== 0,
+    auto_repay: (orderFlagsOf(O.account[r]!) & OrderFlag.AutoRepay) !== 0,
   };
 }
 

@@ -111,14 +111,14 @@ function buildOrders(b: Builder, s: OrderStoreState): number {
     vec(b, s.id), vec(b, s.uid), vec(b, s.market), vec(b, s.side), vec(b, s.type), vec(b, s.tif), vec(b, s.stpAct),
     vec(b, s.stpId), vec(b, s.finishAs), vec(b, s.price), vec(b, s.amount), vec(b, s.iceberg), vec(b, s.left),
     vec(b, s.filledLots), vec(b, s.filledNotional), vec(b, s.createTime), vec(b, s.updateTime), texts(b, s.text),
-    amounts(b, s.fee), texts(b, s.amendText),
+    amounts(b, s.fee), texts(b, s.amendText), vec(b, s.account ?? new Uint8Array(s.id.length)),
   ] as const;
   F.startOrderStoreSnapshot(b);
   F.addOpenCount(b, s.openCount); F.addId(b, o[0]); F.addUid(b, o[1]); F.addMarket(b, o[2]); F.addSide(b, o[3]);
   F.addType(b, o[4]); F.addTif(b, o[5]); F.addStpAct(b, o[6]); F.addStpId(b, o[7]); F.addFinishAs(b, o[8]);
   F.addPrice(b, o[9]); F.addAmount(b, o[10]); F.addIceberg(b, o[11]); F.addLeft(b, o[12]); F.addFilledLots(b, o[13]);
   F.addFilledNotional(b, o[14]); F.addCreateTime(b, o[15]); F.addUpdateTime(b, o[16]); F.addText(b, o[17]);
-  F.addFee(b, o[18]); F.addAmendText(b, o[19]);
+  F.addFee(b, o[18]); F.addAmendText(b, o[19]); F.addAccount(b, o[20]);
   return F.endOrderStoreSnapshot(b);
 }
 
@@ -221,7 +221,7 @@ function readOrders(o: FbOrderStoreSnapshot): OrderStoreState {
     iceberg: f64(o.icebergArray()), left: f64(o.leftArray()), filledLots: f64(o.filledLotsArray()),
     filledNotional: f64(o.filledNotionalArray()), createTime: f64(o.createTimeArray()),
     updateTime: f64(o.updateTimeArray()), text: readTexts(o.text()), fee: readAmounts(o.fee()),
-    amendText: readTexts(o.amendText()),
+    amendText: readTexts(o.amendText()), account: u8(o.accountArray()),
   };
 }
 

@@ -105,9 +105,9 @@ describe('errors and headers', () => {
     expect([r.status, label(r)]).toEqual([400, 'BALANCE_NOT_ENOUGH']);
   });
 
-  it('answers MARGIN_NOT_SUPPORTED for accounts other than spot', async () => {
+  it('answers MARGIN_NOT_SUPPORTED for cross_margin orders', async () => {
     const r = await signedFetch(port, { method: 'POST', path: '/api/v4/spot/orders',
-      body: JSON.stringify({ currency_pair: 'BTC_USDT', side: 'buy', amount: '0.01', price: '60000', account: 'margin' }) });
+      body: JSON.stringify({ currency_pair: 'BTC_USDT', side: 'buy', amount: '0.01', price: '60000', account: 'cross_margin' }) });
     expect([r.status, label(r)]).toEqual([400, 'MARGIN_NOT_SUPPORTED']);
   });
 

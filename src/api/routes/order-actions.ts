@@ -11,7 +11,10 @@ import { ResultCode } from '../../core/result-code.js';
 import { type GateOrder, renderOrder } from '../../engine/gate-shapes.js';
 import type { ApiDeps } from '../deps.js';
 import { parseAmendOrder, parseCreateOrder } from '../spot-order-request.js';
+import { placeMarginOrder } from '../unified/margin-orders.js';
 import { placeWithAutoBorrow } from '../unified/unified-orders.js';
+import { accountKindOf } from '../../core/exchange/order-store.js';
+import { AccountKind } from '../../core/ledger/account-kinds.js';
 
 export type OrderDone = (code: ResultCode, order: GateOrder | undefined) => void;
 type Body = Readonly<Record<string, unknown>>;
@@ -20,7 +23,8 @@ export function placeOrder(deps: ApiDeps, uid: number, body: Body, done: OrderDo
   const { gateway, cmd } = deps;
   const parsed = parseCreateOrder(gateway.exchange, uid, body, cmd);
   if (parsed !== ResultCode.Ok) return done(parsed, undefined);
-  placeWithAutoBorrow(deps, uid, cmd, (code, c) => {
+  const place = cmd.kind === AccountKind.Margin ? placeMarginOrder : placeWithAutoBorrow;
+  place(deps, uid, cmd, (code, c) => {
     done(code, c !== undefined ? renderOrder(gateway.exchange, gateway.exchange.orders.find(c.orderId)) : undefined);
   });
 }
@@ -50,22 +54,33 @@ export function cancelOrder(deps: ApiDeps, uid: number, r: number, done: OrderDo
 }
 
 /**
- * Cancels every open order of `uid` in `markets` (one side when `side` is Side.Buy/Sell, 0 both); `done`
- * gets the cancelled orders in the engine's order, or the first rejection.
+ * Cancels every open order of `uid` of account kind `kind` in `markets` (one side when `side` is Side.Buy/Sell,
+ * 0 both); `done` gets the cancelled orders in the engine's order, or the first rejection. A market where the
+ * user also has open orders of another account gets one CancelOrder per matching order instead of a CancelAll.
  */
 export function cancelAll(deps: ApiDeps, uid: number, markets: readonly number[], side: number,
-  done: (code: ResultCode, orders: GateOrder[]) => void): void {
+  done: (code: ResultCode, orders: GateOrder[]) => void, kind: number = AccountKind.Spot): void {
   const { gateway, cmd } = deps;
+  const O = gateway.exchange.orders;
   const out: GateOrder[] = [];
-  let pending = markets.length;
+  const sides = side === Side.Buy || side === Side.Sell ? side : 0;
+  const batches: [number, number][] = [];
+  for (const m of markets) {
+    const open = O.openOf(uid, m).filter((r) => sides === 0 || O.side[r] === sides);
+    const mine = open.filter((r) => accountKindOf(O.account[r]!) === kind);
+    if (mine.length === open.length) batches.push([m, 0]);
+    else for (const r of mine) batches.push([m, O.id[r]!]);
+  }
+  let pending = batches.length;
   let failed: ResultCode = ResultCode.Ok;
   if (pending === 0) return done(ResultCode.Ok, out);
-  for (const m of markets) {
+  for (const [m, id] of batches) {
     cmd.clear();
-    cmd.type = CommandType.CancelAll;
-    cmd.uid = uid; cmd.market = m; cmd.side = side === Side.Buy || side === Side.Sell ? side : 0;
+    cmd.type = id === 0 ? CommandType.CancelAll : CommandType.CancelOrder;
+    cmd.uid = uid; cmd.market = m; cmd.side = id === 0 ? sides : 0; cmd.orderId = id;
     gateway.submit(cmd, (code, _c, ev) => {
-      if (code !== ResultCode.Ok && failed === ResultCode.Ok) failed = code;
+      // A single cancel that finds its order finished (a fill in flight) is not a failure of the whole.
+      if (code !== ResultCode.Ok && id === 0 && failed === ResultCode.Ok) failed = code;
       const ex = gateway.exchange;
       for (let i = 0; i < ev.count; i++) {
         if (ev.kind[i] === EventKind.Finished) out.push(renderOrder(ex, ex.orders.find(ev.orderId[i]!)));

@@ -10,7 +10,8 @@ import { renderTrade } from '../../engine/gate-shapes.js';
 import type { ApiDeps } from '../deps.js';
 import { queryParam } from '../http/api-request.js';
 import type { Router } from '../router.js';
-import { parseOrderId, parsePair } from '../spot-order-request.js';
+import { accountKindParam, parseOrderId, parsePair } from '../spot-order-request.js';
+import { accountKindOf } from '../../core/exchange/order-store.js';
 import { intParam, optionalPair, queryAccount, timeParamUs } from './common.js';
 import { renderFee } from './fees.js';
 
@@ -87,12 +88,17 @@ export function registerSpotAccountRoutes(router: Router, deps: ApiDeps): void {
       const to = timeParamUs(req, 'to', Number.MAX_SAFE_INTEGER);
       for (const v of [limit, page, from, to]) if (v < 0) return reply.error(v);
       const T = ex().trades;
+      const O = ex().orders;
       const uid = req.uid;
+      const kind = accountKindParam(queryParam(req, 'account'));
+      // A trade's account is its order's; an order gone from the finished window counts as spot.
+      const kindOf = (id: number): number => { const r = O.find(id); return r < 0 ? AccountKind.Spot : accountKindOf(O.account[r]!); };
       const ids = T.newest((i) => {
         const taker = T.takerUid[i] === uid;
         if (!taker && T.makerUid[i] !== uid) return false;
         if (m >= 0 && T.market[i] !== m) return false;
         if (order > 0 && (taker ? T.takerOrder[i] : T.makerOrder[i]) !== order) return false;
+        if (kindOf((taker ? T.takerOrder[i] : T.makerOrder[i])!) !== kind) return false;
         const t = T.time[i]!;
         return t >= from && t <= to;
       }, limit * page).slice((page - 1) * limit);

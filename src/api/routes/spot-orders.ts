@@ -17,7 +17,8 @@ import type { ApiDeps } from '../deps.js';
 import { type ApiRequest, bodyObject, bodyOrQuery, queryParam } from '../http/api-request.js';
 import { wallMicros } from '../http/wall-time.js';
 import type { Router } from '../router.js';
-import { checkAccount } from '../spot-order-request.js';
+import { accountKindParam, checkAccount } from '../spot-order-request.js';
+import { accountKindOf } from '../../core/exchange/order-store.js';
 import { intParam, optionalPair, paginationHeaders, queryAccount, queryPair, timeParamUs } from './common.js';
 import { amendOrder, cancelAll, cancelOrder, placeOrder } from './order-actions.js';
 import { actionMode, checkExptime, findOwnOrder, orderReply, shapeOrder } from './order-view.js';
@@ -66,7 +67,8 @@ export function registerSpotOrderRoutes(router: Router, deps: ApiDeps): void {
       const side = sideParam(req);
       for (const v of [limit, page, from, to, side]) if (v < 0) return reply.error(v);
       const O = ex().orders;
-      let records = open ? O.openOf(req.uid, m) : O.finishedOf(req.uid, m);
+      const kind = accountKindParam(queryParam(req, 'account'));
+      let records = (open ? O.openOf(req.uid, m) : O.finishedOf(req.uid, m)).filter((r) => accountKindOf(O.account[r]!) === kind);
       if (!open) {
         records = records.filter((r) => (side === 0 || O.side[r] === side) && O.createTime[r]! >= from && O.createTime[r]! <= to);
       }
@@ -82,9 +84,10 @@ export function registerSpotOrderRoutes(router: Router, deps: ApiDeps): void {
       const page = intParam(req, 'page', 1, 1, 100_000);
       for (const v of [limit, page]) if (v < 0) return reply.error(v);
       const O = ex().orders;
+      const kind = accountKindParam(queryParam(req, 'account'));
       const out: { currency_pair: string; total: number; orders: unknown[] }[] = [];
       ex().markets.forEach((market, m) => {
-        const records = O.openOf(req.uid, m);
+        const records = O.openOf(req.uid, m).filter((r) => accountKindOf(O.account[r]!) === kind);
         if (records.length === 0) return;
         const start = (page - 1) * limit;
         out.push({ currency_pair: market.id, total: records.length,
@@ -156,7 +159,7 @@ export function registerSpotOrderRoutes(router: Router, deps: ApiDeps): void {
       cancelAll(deps, req.uid, markets, side, (code, orders) => {
         if (code !== ResultCode.Ok) return reply.error(code);
         reply.json(200, orders.map((o) => ({ ...shapeOrder(o, mode), succeeded: true, label: '', message: '' })));
-      });
+      }, accountKindParam(queryParam(req, 'account')));
     } });
 
   registerCountdown(router, deps);

@@ -23,7 +23,7 @@ import type { ApiDeps } from '../deps.js';
 import { gateError } from '../error-catalogue.js';
 import { amendOrder, cancelAll, cancelOrder, placeOrder } from '../routes/order-actions.js';
 import { actionMode, findOwnOrder, shapeOrder } from '../routes/order-view.js';
-import { checkAccount, parsePair } from '../spot-order-request.js';
+import { accountKindParam, checkAccount, parsePair } from '../spot-order-request.js';
 import type { LimitClass } from '../rate-limit.js';
 import type { WsRequest } from './envelope.js';
 import { verifyApiRequest, type WsAuthContext } from './ws-auth.js';
@@ -134,7 +134,8 @@ export function handleApiRequest(deps: ApiDeps, s: ApiSession, req: WsRequest, a
       if (m < 0) return bad(m);
       const side = param.side === undefined || param.side === null || param.side === '' ? 0 : param.side === 'buy' ? Side.Buy : param.side === 'sell' ? Side.Sell : -1;
       if (side < 0) return fail(ResultCode.InvalidParam, 'side must be buy or sell');
-      return cancelAll(deps, uid, [m], side, (code, orders) => (code === ResultCode.Ok ? reply(orders) : bad(code)));
+      return cancelAll(deps, uid, [m], side, (code, orders) => (code === ResultCode.Ok ? reply(orders) : bad(code)),
+        accountKindParam(param.account));
     }
     case 'spot.order_cancel_ids':
       return cancelIds(deps, uid, param, reply, fail);

@@ -17,6 +17,7 @@ import { type AmountColumn, packAmounts, packText, type TextColumn, unpackAmount
 import type { LedgerState } from '../ledger/ledger-state.js';
 import type { UnifiedStateData } from '../unified/unified-state.js';
 import { invariant } from '../invariant.js';
+import { AccountKind } from '../ledger/account-kinds.js';
 import type { OrderStore } from './order-store.js';
 import type { TradeLog } from './trade-log.js';
 
@@ -43,6 +44,8 @@ export interface OrderStoreState {
   readonly text: TextColumn;
   readonly fee: AmountColumn;
   readonly amendText: TextColumn;
+  /** Each order's packed account byte (order-store.ts packAccount); absent in snapshots before it: all Spot. */
+  readonly account?: Uint8Array | undefined;
 }
 
 /** The trade ring; see the module header. */
@@ -97,6 +100,7 @@ export function exportOrders(o: OrderStore): OrderStoreState {
     text: packText(rows.length, (k) => o.text[rows[k]!]!),
     fee: packAmounts(rows.length, (k) => o.fee[rows[k]!]!),
     amendText: packText(rows.length, (k) => o.amendText[rows[k]!]!),
+    account: gather(o.account, rows),
   };
 }
 
@@ -109,7 +113,7 @@ export function importOrders(o: OrderStore, s: OrderStoreState): void {
   const fee = unpackAmounts(s.fee);
   for (let i = 0; i < n; i++) {
     const r = o.open(s.id[i]!, s.uid[i]!, s.market[i]!, s.side[i]!, s.type[i]!, s.tif[i]!, s.price[i]!, s.amount[i]!,
-      s.iceberg[i]!, s.stpId[i]!, s.stpAct[i]!, text[i]!, s.createTime[i]!, fee[i]!);
+      s.iceberg[i]!, s.stpId[i]!, s.stpAct[i]!, text[i]!, s.createTime[i]!, fee[i]!, s.account?.[i] || AccountKind.Spot);
     o.left[r] = s.left[i]!;
     o.filledLots[r] = s.filledLots[i]!;
     o.filledNotional[r] = s.filledNotional[i]!;

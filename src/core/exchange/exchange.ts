@@ -31,13 +31,26 @@ import { ResultCode } from '../result-code.js';
 import { StateHasher } from '../state-hash.js';
 import { type ExchangeDefinition, marketFees } from './exchange-definition.js';
 import { type ExchangeState, exportOrders, exportTrades, importOrders, importTrades } from './exchange-state.js';
-import { OrderStore } from './order-store.js';
+import { accountKindOf, OrderFlag, OrderStore, packAccount } from './order-store.js';
+import { AccountKind } from '../ledger/account-kinds.js';
 import { TradeLog } from './trade-log.js';
 import { applyMargin } from '../margin/margin-commands.js';
 import { applyUnified } from '../unified/unified-commands.js';
 import { unifiedOutflow } from '../unified/unified-outflow.js';
 import { resolveUnifiedParams } from '../unified/unified-params.js';
 import { UnifiedState } from '../unified/unified-state.js';
+
+/**
+ * The packed account byte (order-store.ts packAccount) of a PlaceOrder's `kind`, `sub` and flags (`toKind`),
+ * or -1: kind 0 or Spot (no flags kept), Margin with `sub` its market, CrossMargin with `sub` 0.
+ */
+function orderAccount(c: Command): number {
+  if ((c.toKind | 0) !== c.toKind || c.toKind < 0 || c.toKind > (OrderFlag.AutoBorrow | OrderFlag.AutoRepay)) return -1;
+  if (c.kind === 0 || c.kind === AccountKind.Spot) return c.sub === 0 ? AccountKind.Spot : -1;
+  if (c.kind === AccountKind.Margin) return c.sub === c.market ? packAccount(AccountKind.Margin, c.toKind) : -1;
+  if (c.kind === AccountKind.CrossMargin) return c.sub === 0 ? packAccount(AccountKind.CrossMargin, c.toKind) : -1;
+  return -1;
+}
 
 /** True for commands that go to a market's book after R1. */
 export const isBookCommand = (type: number): boolean => type >= CommandType.PlaceOrder && type <= CommandType.CancelAll;
@@ -244,14 +257,18 @@ export class Exchange {
     const p = this.#place.set(candidate, c.uid, c.side, c.orderType, c.tif, price, c.amount, c.iceberg, c.stpId, c.stpAct);
     const valid = validatePlace(market, p);
     if (valid !== ResultCode.Ok) return valid;
-    const held = this.ledger.holdOrder(c.time, candidate, c.uid, c.market, c.side, c.orderType, price, c.amount);
+    const account = orderAccount(c);
+    if (account < 0) return ResultCode.InvalidParam;
+    const kind = accountKindOf(account);
+    const held = this.ledger.holdOrder(c.time, candidate, c.uid, c.market, c.side, c.orderType, price, c.amount, kind,
+      kind === AccountKind.Margin ? c.market : 0);
     if (held !== ResultCode.Ok) return held;
     this.#lastOrderId = candidate;
     c.orderId = candidate;
     c.price = price;
     const received = c.side === Side.Buy ? market.spec.base : market.spec.quote;
     this.orders.open(candidate, c.uid, c.market, c.side, c.orderType, c.tif, price, c.amount, c.iceberg, c.stpId,
-      c.stpAct, c.text, c.time, this.ledger.isWide(received) ? 0n : 0);
+      c.stpAct, c.text, c.time, this.ledger.isWide(received) ? 0n : 0, account);
     return ResultCode.Ok;
   }
 

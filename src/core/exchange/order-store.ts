@@ -10,11 +10,19 @@
  * (@allocates, amortised); queries that return arrays allocate.
  */
 import type { Amount } from '../ledger/amount.js';
+import { AccountKind } from '../ledger/account-kinds.js';
 import { KeyIndex } from '../matching/key-index.js';
 import { nextCapacity, NIL } from '../matching/book-pools.js';
 import type { StateHasher } from '../state-hash.js';
 import { grownTo } from '../typed-arrays.js';
 
+/** Flags a margin order keeps (Gate's `auto_borrow`, `auto_repay`); the PlaceOrder's `toKind` carries them. */
+export const OrderFlag = { AutoBorrow: 1, AutoRepay: 2 } as const;
+
+/** The `account` byte of an order: its AccountKind in the low 4 bits, its OrderFlags above. */
+export const packAccount = (kind: number, flags: number): number => kind | (flags << 4);
+export const accountKindOf = (account: number): number => account & 15;
+export const orderFlagsOf = (account: number): number => account >> 4;
 
 export class OrderStore {
   capacity: number;
@@ -27,6 +35,8 @@ export class OrderStore {
   /** stp_act as sent (0 when not sent: shown as '-'). */
   stpAct: Uint8Array;
   stpId: Int32Array;
+  /** The account it trades (see packAccount): Spot, Margin (of its market) or CrossMargin, with flags. */
+  account: Uint8Array;
   /** 0 while open, else FinishAs. */
   finishAs: Uint8Array;
   price: Float64Array;
@@ -64,6 +74,7 @@ export class OrderStore {
     this.id = new Float64Array(0); this.uid = new Float64Array(0); this.market = new Int32Array(0);
     this.side = new Uint8Array(0); this.type = new Uint8Array(0); this.tif = new Uint8Array(0);
     this.stpAct = new Uint8Array(0); this.stpId = new Int32Array(0); this.finishAs = new Uint8Array(0);
+    this.account = new Uint8Array(0);
     this.price = new Float64Array(0); this.amount = new Float64Array(0); this.iceberg = new Float64Array(0);
     this.left = new Float64Array(0); this.filledLots = new Float64Array(0); this.filledNotional = new Float64Array(0);
     this.createTime = new Float64Array(0); this.updateTime = new Float64Array(0);
@@ -83,15 +94,19 @@ export class OrderStore {
     return this.#ids.get(orderId);
   }
 
-  /** Records a newly accepted order as open; returns its record. `zeroFee` is 0 or 0n (the fee currency's). */
+  /**
+   * Records a newly accepted order as open; returns its record. `zeroFee` is 0 or 0n (the fee currency's);
+   * `account` its packed account byte (packAccount).
+   */
   open(orderId: number, uid: number, market: number, side: number, type: number, tif: number, price: number,
-    amount: number, iceberg: number, stpId: number, stpAct: number, text: string, time: number, zeroFee: Amount): number {
+    amount: number, iceberg: number, stpId: number, stpAct: number, text: string, time: number, zeroFee: Amount,
+    account: number = AccountKind.Spot): number {
     if (this.#free === NIL) this.#grow(nextCapacity(this.capacity));
     const r = this.#free;
     this.#free = this.next[r]!;
     this.id[r] = orderId; this.uid[r] = uid; this.market[r] = market; this.side[r] = side; this.type[r] = type;
     this.tif[r] = tif; this.price[r] = price; this.amount[r] = amount; this.iceberg[r] = iceberg;
-    this.stpId[r] = stpId; this.stpAct[r] = stpAct; this.finishAs[r] = 0; this.left[r] = amount;
+    this.stpId[r] = stpId; this.stpAct[r] = stpAct; this.finishAs[r] = 0; this.account[r] = account; this.left[r] = amount;
     this.filledLots[r] = 0; this.filledNotional[r] = 0; this.createTime[r] = time; this.updateTime[r] = time;
     this.text[r] = text; this.amendText[r] = ''; this.fee[r] = zeroFee;
     this.#ids.rebind(this.id);
@@ -183,7 +198,7 @@ export class OrderStore {
     h.add(open.length).add(this.#finishedCount);
     for (const r of open) {
       h.add(this.id[r]!).add(this.uid[r]!).add(this.market[r]!).add(this.price[r]!).add(this.amount[r]!)
-        .add(this.left[r]!).add(this.filledLots[r]!).add(this.filledNotional[r]!);
+        .add(this.left[r]!).add(this.filledLots[r]!).add(this.filledNotional[r]!).add(this.account[r]!);
     }
   }
 
@@ -244,6 +259,7 @@ export class OrderStore {
     this.id = grownTo(this.id, n); this.uid = grownTo(this.uid, n); this.market = grownTo(this.market, n);
     this.side = grownTo(this.side, n); this.type = grownTo(this.type, n); this.tif = grownTo(this.tif, n);
     this.stpAct = grownTo(this.stpAct, n); this.stpId = grownTo(this.stpId, n); this.finishAs = grownTo(this.finishAs, n);
+    this.account = grownTo(this.account, n);
     this.price = grownTo(this.price, n); this.amount = grownTo(this.amount, n); this.iceberg = grownTo(this.iceberg, n);
     this.left = grownTo(this.left, n); this.filledLots = grownTo(this.filledLots, n);
     this.filledNotional = grownTo(this.filledNotional, n); this.createTime = grownTo(this.createTime, n);

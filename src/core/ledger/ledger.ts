@@ -21,6 +21,7 @@ import type { Market } from '../market.js';
 import { ResultCode } from '../result-code.js';
 import { isInt31 } from '../units.js';
 import { AccountBook } from './account-book.js';
+import { AccountKind } from './account-kinds.js';
 import { type Amount, formatAmount } from './amount.js';
 import { ledgerStateHash, assertLedgerInvariants } from './audit.js';
 import { BalanceStore } from './balance-store.js';
@@ -134,10 +135,10 @@ export class Ledger {
     return holdUnits(this.#p, market, side, type, price, amount);
   }
 
-  /** R1: holds funds for a new order. See order-funds.ts. */
+  /** R1: holds funds for a new order from account (kind, sub), Spot by default. See order-funds.ts. */
   holdOrder(time: number, orderId: number, uid: number, market: number, side: number, type: number, price: number,
-    amount: number): LedgerOutcome {
-    return holdOrder(this.#p, time, orderId, uid, market, side, type, price, amount);
+    amount: number, kind: number = AccountKind.Spot, sub = 0): LedgerOutcome {
+    return holdOrder(this.#p, time, orderId, uid, market, side, type, price, amount, kind, sub);
   }
 
   /** Amend: sets the order's remaining hold. See order-funds.ts. */

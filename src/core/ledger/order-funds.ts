@@ -1,7 +1,8 @@
 /**
  * Order holds (R1): funds set aside when an order enters, resized on amend, returned when it finishes.
  *
- * What a hold takes, from the owner's Spot account:
+ * What a hold takes, from the order's account (the owner's Spot account, or its Margin account of the market,
+ * or its CrossMargin account; what the order buys is received into the same account):
  * - limit buy: price × lots notional, in quote units (× 10^(quoteScale − notionalScale));
  * - market buy: its quote budget (`amount` is notional units), in quote units;
  * - limit or market sell: lots, in base units (× 10^(baseScale − amountScale)).
@@ -20,7 +21,7 @@ import { isPositiveSafeInteger } from '../units.js';
 import { AccountKind } from './account-kinds.js';
 import { type Amount, addAmount, subAmount } from './amount.js';
 import { LedgerCode, type LedgerOutcome } from './ledger-codes.js';
-import { isCode, isValidTime, type LedgerParts } from './parts.js';
+import { isCode, isValidAccount, isValidTime, type LedgerParts } from './parts.js';
 
 const isValidMarket = (p: LedgerParts, m: number): boolean => (m | 0) === m && m >= 0 && m < p.markets.count;
 
@@ -47,8 +48,8 @@ export function holdUnits(p: LedgerParts, market: number, side: number, type: nu
 
 /** Opens the hold of order `orderId` of `uid` in `market` (see the module comment for what it takes). */
 export function holdOrder(p: LedgerParts, time: number, orderId: number, uid: number, market: number, side: number,
-  type: number, price: number, amount: number): LedgerOutcome {
-  if (!isValidTime(time) || !isPositiveSafeInteger(orderId)) return ResultCode.InvalidParam;
+  type: number, price: number, amount: number, kind: number = AccountKind.Spot, sub = 0): LedgerOutcome {
+  if (!isValidTime(time) || !isPositiveSafeInteger(orderId) || !isValidAccount(p, kind, sub)) return ResultCode.InvalidParam;
   const units = holdUnits(p, market, side, type, price, amount);
   if (units === ResultCode.InvalidParam || units === ResultCode.InvalidMarket) return units;
   const s = p.store;
@@ -59,9 +60,9 @@ export function holdOrder(p: LedgerParts, time: number, orderId: number, uid: nu
   const ms = p.markets;
   const pays = buy ? ms.quote[market]! : ms.base[market]!;
   const gets = buy ? ms.base[market]! : ms.quote[market]!;
-  const rec = s.findRecord(uid, AccountKind.Spot, 0, pays);
+  const rec = s.findRecord(uid, kind, sub, pays);
   if (rec < 0 || s.available(rec) < units) return LedgerCode.BalanceNotEnough;
-  const recv = s.record(uid, AccountKind.Spot, 0, gets, p.currencies.wide[gets] === true);
+  const recv = s.record(uid, kind, sub, gets, p.currencies.wide[gets] === true);
   s.setAvailable(rec, subAmount(s.available(rec), units));
   s.setLocked(rec, addAmount(s.lockedOf(rec), units));
   p.holds.open(orderId, market, side, type, rec, recv, units);

@@ -1325,8 +1325,27 @@ amendText(obj?:TextColumn):TextColumn|null {
   return offset ? (obj || new TextColumn()).__init(this.bb!.__indirect(this.bb_pos + offset), this.bb!) : null;
 }
 
+/**
+ * Each order's account: its account kind in the low 4 bits, its flags (1 auto_borrow, 2 auto_repay)
+ * above; absent in older snapshots (all spot).
+ */
+account(index: number):number|null {
+  const offset = this.bb!.__offset(this.bb_pos, 46);
+  return offset ? this.bb!.readUint8(this.bb!.__vector(this.bb_pos + offset) + index) : 0;
+}
+
+accountLength():number {
+  const offset = this.bb!.__offset(this.bb_pos, 46);
+  return offset ? this.bb!.__vector_len(this.bb_pos + offset) : 0;
+}
+
+accountArray():Uint8Array|null {
+  const offset = this.bb!.__offset(this.bb_pos, 46);
+  return offset ? new Uint8Array(this.bb!.bytes().buffer, this.bb!.bytes().byteOffset + this.bb!.__vector(this.bb_pos + offset), this.bb!.__vector_len(this.bb_pos + offset)) : null;
+}
+
 static startOrderStoreSnapshot(builder:flatbuffers.Builder) {
-  builder.startObject(21);
+  builder.startObject(22);
 }
 
 static addOpenCount(builder:flatbuffers.Builder, openCount:number) {
@@ -1675,6 +1694,22 @@ static addFee(builder:flatbuffers.Builder, feeOffset:flatbuffers.Offset) {
 
 static addAmendText(builder:flatbuffers.Builder, amendTextOffset:flatbuffers.Offset) {
   builder.addFieldOffset(20, amendTextOffset, 0);
+}
+
+static addAccount(builder:flatbuffers.Builder, accountOffset:flatbuffers.Offset) {
+  builder.addFieldOffset(21, accountOffset, 0);
+}
+
+static createAccountVector(builder:flatbuffers.Builder, data:number[]|Uint8Array):flatbuffers.Offset {
+  builder.startVector(1, data.length, 1);
+  for (let i = data.length - 1; i >= 0; i--) {
+    builder.addInt8(data[i]!);
+  }
+  return builder.endVector();
+}
+
+static startAccountVector(builder:flatbuffers.Builder, numElems:number) {
+  builder.startVector(1, numElems, 1);
 }
 
 static endOrderStoreSnapshot(builder:flatbuffers.Builder):flatbuffers.Offset {
