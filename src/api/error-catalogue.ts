@@ -54,7 +54,7 @@ export const ERROR_CATALOGUE: Readonly<Record<Rejection, GateError>> = {
   [ResultCode.InvalidContentType]: { label: 'INVALID_CONTENT_TYPE', status: 415, message: 'Content-Type must be application/json' },
   [ResultCode.BodyTooLarge]: { label: 'INVALID_REQUEST_BODY', status: 413, message: 'Request body too large' },
   [ResultCode.TooManyRequests]: { label: 'TOO_MANY_REQUESTS', status: 429, message: 'Request rate limit exceeded' },
-  [ResultCode.AccountNotSupported]: { label: 'MARGIN_NOT_SUPPORTED', status: 400, message: 'Only the spot and unified accounts are served (margin and cross_margin are not yet)' },
+  [ResultCode.AccountNotSupported]: { label: 'MARGIN_NOT_SUPPORTED', status: 400, message: 'This account is not served here' },
   [ResultCode.TooManyPairs]: { label: 'TOO_MANY_CURRENCY_PAIRS', status: 400, message: 'Too many currency pairs in the batch' },
   [ResultCode.TooManyOrders]: { label: 'TOO_MANY_ORDERS', status: 400, message: 'Too many orders in the batch' },
   [ResultCode.MixedAccountType]: { label: 'MIXED_ACCOUNT_TYPE', status: 400, message: 'More than one account type in the batch' },

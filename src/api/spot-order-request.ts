@@ -27,13 +27,13 @@ const lookup = (table: Readonly<Record<string, number>>, v: unknown): number =>
 /**
  * The account kind an `account` names: Spot for absent, `spot` or `unified` (a unified user trades from its
  * spot balance, borrowing in multi_currency and portfolio modes: api/unified/unified-orders.ts), Margin for
- * `margin` (the pair's isolated account: api/unified/margin-orders.ts); AccountNotSupported for cross_margin;
- * else InvalidParam.
+ * `margin` (the pair's isolated account: api/unified/margin-orders.ts), CrossMargin for `cross_margin` (the
+ * user's cross-margin account, the same module); else InvalidParam.
  */
 export function accountKindParam(v: unknown): number {
   if (v === undefined || v === null || v === '' || v === 'spot' || v === 'unified') return AccountKind.Spot;
   if (v === 'margin') return AccountKind.Margin;
-  return v === 'cross_margin' ? ResultCode.AccountNotSupported : ResultCode.InvalidParam;
+  return v === 'cross_margin' ? AccountKind.CrossMargin : ResultCode.InvalidParam;
 }
 
 /** Ok for an account accountKindParam accepts, else its rejection. */
@@ -101,6 +101,8 @@ export function parseCreateOrder(ex: Exchange, uid: number, body: Readonly<Recor
   out.amount = amount; out.iceberg = iceberg; out.stpAct = stpAct; out.text = text;
   if (account === AccountKind.Margin) {
     out.kind = AccountKind.Margin; out.sub = market; out.toKind = flags;
+  } else if (account === AccountKind.CrossMargin) {
+    out.kind = AccountKind.CrossMargin; out.sub = 0; out.toKind = flags;
   }
   return ResultCode.Ok;
 }

@@ -31,9 +31,10 @@ function decimal(o: Obj, k: string, path: string, maxOne = false): void {
 /** Validates `unified` (see the module header); `currencies` are the config's currency codes. */
 export function validateUnified(v: unknown, path: string, currencies: ReadonlySet<string>): void {
   const o = object(v, path, ['currencies', 'initial_margin_rate', 'maintenance_margin_rate', 'liquidation', 'margin_leverage',
-    'margin_liquidation_risk']);
+    'margin_liquidation_risk', 'cross_margin_liquidation_risk']);
   decimal(o, 'margin_leverage', path);
   decimal(o, 'margin_liquidation_risk', path);
+  decimal(o, 'cross_margin_liquidation_risk', path);
   if (o.liquidation !== undefined && typeof o.liquidation !== 'boolean') fail(`${path}.liquidation`, 'must be true or false');
   decimal(o, 'initial_margin_rate', path, true);
   decimal(o, 'maintenance_margin_rate', path, true);

@@ -105,10 +105,10 @@ describe('errors and headers', () => {
     expect([r.status, label(r)]).toEqual([400, 'BALANCE_NOT_ENOUGH']);
   });
 
-  it('answers MARGIN_NOT_SUPPORTED for cross_margin orders', async () => {
+  it('holds cross_margin orders from the (empty) cross-margin account', async () => {
     const r = await signedFetch(port, { method: 'POST', path: '/api/v4/spot/orders',
       body: JSON.stringify({ currency_pair: 'BTC_USDT', side: 'buy', amount: '0.01', price: '60000', account: 'cross_margin' }) });
-    expect([r.status, label(r)]).toEqual([400, 'MARGIN_NOT_SUPPORTED']);
+    expect([r.status, label(r)]).toEqual([400, 'BALANCE_NOT_ENOUGH']);
   });
 
   it('reads PATCH fields from the body first, then the query', async () => {

@@ -1,4 +1,4 @@
-// Orders of the isolated Margin and the CrossMargin accounts in the engine: holds, fills, fees and releases land
+// Orders and loans of the isolated Margin and the CrossMargin accounts in the engine: holds, fills, fees and releases land
 // on the order's account (never its spot balance), fees go to the platform account, every currency is conserved,
 // a journal with margin orders in it replays to the live state hash, a snapshot restores it, and the threaded
 // gateway ends where the inline one does.
@@ -70,6 +70,7 @@ function* stream(seed: number): Generator<Command> {
       c.clear();
       c.type = rng.chance(0.5) ? CommandType.MarginBorrow : CommandType.MarginRepay;
       c.uid = uid; c.market = 0; c.currency = rng.nextInt(2); c.side = LoanKind.Auto;
+      if (rng.chance(0.5)) c.kind = AccountKind.CrossMargin;
       c.amount = c.currency === 0 ? rng.between(1, 5_000_000) : rng.between(1, 2_000) * 1e6;
       yield c;
     } else if (roll === 1) {
@@ -146,15 +147,18 @@ describe('margin orders in the engine', () => {
       return s;
     };
     let margin = 0;
+    let crossLoans = 0;
     for (const c of stream(5)) {
       const code = engine.submit(c);
       if (code === ResultCode.Ok && c.type === CommandType.PlaceOrder && c.kind !== AccountKind.Spot) margin++;
+      if (code === ResultCode.Ok && c.type === CommandType.MarginBorrow && c.kind === AccountKind.CrossMargin) crossLoans++;
       for (const cur of ['BTC', 'USDT']) expect(sum(cur)).toBe(BigInt(ex.ledger.supply(cur)!));
       clock.advanceBy(1000);
     }
     const fills = ex.trades.count;
     ex.assertInvariants();
     expect(margin).toBeGreaterThan(50);
+    expect(crossLoans).toBeGreaterThan(3);
     expect(fills).toBeGreaterThan(50);
     await engine.flush();
     await journal.close();

@@ -124,7 +124,7 @@ describe('ccxt gate against the simulator', () => {
     await expect(alice.createOrder('BTC/USDT', 'limit', 'buy', 100, 60000)).rejects.toBeInstanceOf(ccxt.InsufficientFunds);
     await expect(alice.fetchOrder('999999', 'BTC/USDT')).rejects.toBeInstanceOf(ccxt.OrderNotFound);
     await expect(alice.createOrder('BTC/USDT', 'limit', 'buy', 0.0001, 10)).rejects.toBeInstanceOf(ccxt.InvalidOrder);
-    await expect(alice.createOrder('BTC/USDT', 'limit', 'buy', 0.01, 100, { account: 'cross_margin' })).rejects.toBeInstanceOf(ccxt.InvalidOrder);
+    await expect(alice.createOrder('BTC/USDT', 'limit', 'buy', 0.01, 100, { marginMode: 'cross' })).rejects.toBeInstanceOf(ccxt.InsufficientFunds);
     const wrong = client(sim.server.port, 'k1', 'bad-secret');
     await expect(wrong.fetchBalance()).rejects.toBeInstanceOf(ccxt.AuthenticationError);
     const ro = client(sim.server.port, 'ro', 'ros');

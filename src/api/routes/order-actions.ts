@@ -23,7 +23,7 @@ export function placeOrder(deps: ApiDeps, uid: number, body: Body, done: OrderDo
   const { gateway, cmd } = deps;
   const parsed = parseCreateOrder(gateway.exchange, uid, body, cmd);
   if (parsed !== ResultCode.Ok) return done(parsed, undefined);
-  const place = cmd.kind === AccountKind.Margin ? placeMarginOrder : placeWithAutoBorrow;
+  const place = cmd.kind === AccountKind.Margin || cmd.kind === AccountKind.CrossMargin ? placeMarginOrder : placeWithAutoBorrow;
   place(deps, uid, cmd, (code, c) => {
     done(code, c !== undefined ? renderOrder(gateway.exchange, gateway.exchange.orders.find(c.orderId)) : undefined);
   });

@@ -8,7 +8,8 @@
  * `sub_uid` is a comma-separated list of the caller's sub-accounts (every one when absent; any other id is
  * SUB_ACCOUNT_NOT_FOUND). Spot `available` maps each currency the sub-account holds to its available amount.
  * Futures: `settle` (either case) selects one settle currency, shown with zeros when unused; without it, every
- * settle currency the sub-account has used, keyed in lower case. Shapes: balance-shapes.ts.
+ * settle currency the sub-account has used, keyed in lower case. The cross-margin route first accrues interest
+ * that is due (unified-view.ts afterAccrual), so its loans show their charges. Shapes: balance-shapes.ts.
  */
 import { AccountKind } from '../../core/ledger/account-kinds.js';
 import { ResultCode } from '../../core/result-code.js';
@@ -18,6 +19,7 @@ import type { Reply } from '../http/reply.js';
 import type { Router } from '../router.js';
 import { crossMarginAccount, futuresAccount, futuresSettles, marginAccounts } from '../sub-accounts/balance-shapes.js';
 import { directoryOf } from '../sub-accounts/directory.js';
+import { afterAccrual } from '../unified/unified-view.js';
 import { intParam } from './common.js';
 
 const WALLET = { kind: 'private', group: 'wallet' } as const;
@@ -27,7 +29,7 @@ export function registerSubAccountBalanceRoutes(router: Router, deps: ApiDeps): 
   const dir = directoryOf(deps);
 
   /** Adds a route answering one item per selected sub-account (`item` may answer a negative code instead). */
-  const balances = (path: string, item: (uid: number, req: ApiRequest) => unknown, paged = false): void => {
+  const balances = (path: string, item: (uid: number, req: ApiRequest) => unknown, paged = false, accrue = false): void => {
     router.add({ method: 'GET', pattern: `/api/v4/wallet/${path}`, access: WALLET, limit: 'wallet-funds',
       handler: (req: ApiRequest, reply: Reply) => {
         const subs = dir.resolveList(req.uid, queryParam(req, 'sub_uid'));
@@ -39,13 +41,17 @@ export function registerSubAccountBalanceRoutes(router: Router, deps: ApiDeps): 
           if (limit < 0 || page < 0) return reply.error(ResultCode.InvalidParam, 'limit is 1..100 and page from 1');
           selected = subs.slice((page - 1) * limit, page * limit);
         }
-        const out: unknown[] = [];
-        for (const uid of selected) {
-          const v = item(uid, req);
-          if (typeof v === 'number') return reply.error(v);
-          out.push({ uid: String(uid), available: v });
-        }
-        reply.json(200, out);
+        const answer = (): void => {
+          const out: unknown[] = [];
+          for (const uid of selected) {
+            const v = item(uid, req);
+            if (typeof v === 'number') return reply.error(v);
+            out.push({ uid: String(uid), available: v });
+          }
+          reply.json(200, out);
+        };
+        if (accrue) afterAccrual(deps, answer);
+        else answer();
       } });
   };
 
@@ -67,5 +73,5 @@ export function registerSubAccountBalanceRoutes(router: Router, deps: ApiDeps): 
     return Object.fromEntries(settles.map((i) => [ex().currencies[i]!.toLowerCase(), futuresAccount(ex(), uid, i)]));
   });
 
-  balances('sub_account_cross_margin_balances', (uid) => crossMarginAccount(ex(), uid));
+  balances('sub_account_cross_margin_balances', (uid) => crossMarginAccount(ex(), uid), false, true);
 }

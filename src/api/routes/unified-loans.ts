@@ -96,7 +96,7 @@ export function registerUnifiedLoanRoutes(router: Router, deps: ApiDeps): void {
     const rows = type === 'platform' ? [] : ex().currencies.flatMap((code, cur) => {
       const [b, i] = ex().ledger.loanOf(req.uid, cur);
       if (!only.has(cur) || b + i === 0n) return [];
-      const mine = U.loans.filter((r) => r.uid === req.uid && r.cur === cur && r.market < 0);
+      const mine = U.loans.filter((r) => r.uid === req.uid && r.cur === cur && r.market === -1);
       const firstBorrow = mine.find((r) => r.borrow);
       return [{
         currency: code, currency_pair: '', amount: fmt(cur, b + i), type: 'margin',
@@ -109,7 +109,7 @@ export function registerUnifiedLoanRoutes(router: Router, deps: ApiDeps): void {
   list('loan_records', (req, reply, only, page, limit) => {
     const t = queryParam(req, 'type');
     if (t !== undefined && t !== '' && t !== 'borrow' && t !== 'repay') return reply.error(ResultCode.InvalidParam, 'type must be borrow or repay');
-    const rows = ex().unified.loans.filter((r) => r.uid === req.uid && r.market < 0 && only.has(r.cur)
+    const rows = ex().unified.loans.filter((r) => r.uid === req.uid && r.market === -1 && only.has(r.cur)
       && (t === undefined || t === '' || (t === 'borrow') === r.borrow)).reverse();
     reply.json(200, pageOf(rows, page, limit).map((r) => ({
       id: r.id, type: r.borrow ? 'borrow' : 'repay',
@@ -125,7 +125,7 @@ export function registerUnifiedLoanRoutes(router: Router, deps: ApiDeps): void {
     const from = timeParamUs(req, 'from', 0);
     const to = timeParamUs(req, 'to', Number.MAX_SAFE_INTEGER);
     if (from < 0 || to < 0) return reply.error(ResultCode.InvalidParam, 'from and to are Unix seconds');
-    const rows = type === 'platform' ? [] : ex().unified.interest.filter((r) => r.uid === req.uid && r.market < 0 && only.has(r.cur)
+    const rows = type === 'platform' ? [] : ex().unified.interest.filter((r) => r.uid === req.uid && r.market === -1 && only.has(r.cur)
       && r.time >= from && r.time <= to).reverse();
     reply.json(200, pageOf(rows, page, limit).map((r) => ({
       currency: ex().currencies[r.cur]!, currency_pair: '', actual_rate: formatScaled(r.rate, 12, 12),

@@ -1,18 +1,17 @@
 /**
- * Gate's sub-account balance shapes (seed 2.10) from ledger balances (isolated margin with its loans and risk,
- * core/margin/). Without margin trading, futures
- * positions or prices, every figure that would come from them is "0": a futures account's total is its
- * balance (available + locked), all of it from transfers (`history.dnw`); cross-margin totals count only
- * USDT (no other currency is valued). @allocates (read routes)
+ * Gate's sub-account balance shapes (seed 2.10) from ledger balances (isolated and cross margin with their loans
+ * and risk, core/margin/). Without futures positions, every figure that would come from them is "0": a futures
+ * account's total is its balance (available + locked), all of it from transfers (`history.dnw`).
+ * @allocates (read routes)
  */
 import type { Exchange } from '../../core/exchange/exchange.js';
 import { AccountKind } from '../../core/ledger/account-kinds.js';
 import { addAmount } from '../../core/ledger/amount.js';
+import { crossAccountOf } from '../../core/margin/cross-margin.js';
 import { marginAccountOf } from '../../core/margin/margin-account.js';
 import { riskE8 } from '../../core/margin/margin-risk.js';
-import { formatScaled } from '../../core/unified/valuation.js';
-
-const VALUATION_CURRENCY = 'USDT';
+import { PPM, USD_SCALE } from '../../core/unified/unified-params.js';
+import { formatScaled, marginRate, usdOf } from '../../core/unified/valuation.js';
 
 /** available + locked of one account's balance, exactly. */
 function total(ex: Exchange, uid: number, kind: number, sub: number, currency: string): string {
@@ -69,19 +68,33 @@ export function futuresAccount(ex: Exchange, uid: number, settle: number): Recor
   };
 }
 
-/** Gate's cross-margin account of `uid` (user_id 0 when it has none). */
+/** USD (USD_SCALE) as a decimal string of at most 8 decimals, cut toward zero. */
+const usd = (v: bigint): string => formatScaled(v, USD_SCALE, 8);
+
+/**
+ * Gate's cross-margin account of `uid` (user_id 0 when it has none), figures of core/margin/cross-margin.ts in
+ * USD at the index prices: `total` the assets A, `borrowed` and `interest` the liabilities' two parts (L their
+ * sum), `net` and `total_margin_balance` the equity E = A − L, `risk` A / L ("0" without liabilities), `locked`
+ * below the cross liquidation risk, `leverage` the margin leverage λ. The margin totals: initial margin
+ * L / (λ − 1) (the equity that carries L at the leverage), maintenance margin L × (risk threshold − 1) (the
+ * equity at the lock), their rates E / margin ("0" without liabilities), available margin E − initial margin.
+ */
 export function crossMarginAccount(ex: Exchange, uid: number): Record<string, unknown> {
   const rows = ex.ledger.balances(uid, AccountKind.CrossMargin, 0);
   const balances: Record<string, unknown> = {};
-  let usdt = '0';
-  for (const b of rows) {
-    balances[b.currency] = { available: b.available, freeze: b.locked, borrowed: b.borrowed, interest: b.interest };
-    if (b.currency === VALUATION_CURRENCY) usdt = total(ex, uid, AccountKind.CrossMargin, 0, b.currency);
-  }
+  for (const b of rows) balances[b.currency] = { available: b.available, freeze: b.locked, borrowed: b.borrowed, interest: b.interest };
+  const params = ex.unified.params;
+  const { holdings, figures: f } = crossAccountOf(ex, uid);
+  let borrowed = 0n;
+  for (const h of holdings) borrowed += usdOf(h.borrowed, h.scale, h.price);
+  const im = (f.liabUsd * PPM) / (params.marginLeveragePpm - PPM);
+  const mm = (f.liabUsd * (params.crossLiquidationPpm - PPM)) / PPM;
+  const net = usd(f.equityUsd);
   return {
-    user_id: rows.length > 0 ? uid : 0, locked: false, balances, total: usdt, borrowed: '0', borrowed_net: '0', net: usdt,
-    leverage: '1', interest: '0', risk: '0', total_initial_margin: '0', total_margin_balance: usdt,
-    total_maintenance_margin: '0', total_initial_margin_rate: '0', total_maintenance_margin_rate: '0',
-    total_available_margin: usdt,
+    user_id: rows.length > 0 ? uid : 0, locked: f.locked, balances, total: usd(f.assetUsd), borrowed: usd(borrowed),
+    borrowed_net: usd(borrowed), net, leverage: formatScaled(params.marginLeveragePpm, 6, 6),
+    interest: usd(f.liabUsd - borrowed), risk: formatScaled(riskE8(f), 8, 8), total_initial_margin: usd(im),
+    total_margin_balance: net, total_maintenance_margin: usd(mm), total_initial_margin_rate: marginRate(f.equityUsd, im),
+    total_maintenance_margin_rate: marginRate(f.equityUsd, mm), total_available_margin: usd(f.equityUsd - im),
   };
 }

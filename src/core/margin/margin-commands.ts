@@ -6,7 +6,9 @@
  *   MarginRepay   owner  pair    index     units (0 = all owed)  LoanKind
  *
  * The loan is on the owner's Margin account of the pair (sub = market index); the currency must be the pair's
- * base or quote. Wide currencies carry units as a decimal integer in `text`. Interest accrues with the unified
+ * base or quote. With `kind` CrossMargin (market and sub 0) the loan is on the owner's cross-margin account, in
+ * any currency, its figures those of cross-margin.ts and its records' market CROSS_MARKET; kind 0 or Margin
+ * is the isolated account. Wide currencies carry units as a decimal integer in `text`. Interest accrues with the unified
  * account's (UnifiedAccrue charges every open loan, these included), at the currency's hourly rate.
  * Borrow checks, in order: InvalidParam (market, currency, amount) → UserNotFound → AmountTooLittle (below the
  * currency minimum) → TradeRestricted (the account is locked) → BorrowTooLarge (pool, user maximum) →
@@ -17,12 +19,21 @@ import type { Exchange } from '../exchange/exchange.js';
 import { AccountKind } from '../ledger/account-kinds.js';
 import { ResultCode } from '../result-code.js';
 import { unitsOf } from '../unified/unified-commands.js';
-import { hourOf, LoanKind } from '../unified/unified-state.js';
+import { CROSS_MARKET, hourOf, LoanKind } from '../unified/unified-state.js';
+import { crossAccountOf } from './cross-margin.js';
 import { marginAccountOf, pairCurrencies } from './margin-account.js';
-import { marginBorrowable } from './margin-risk.js';
+import { marginBorrowable, type MarginFigures } from './margin-risk.js';
+import type { Holding } from '../unified/valuation.js';
 
-/** The pair's currency index named by `c`, or -1 when the market or currency is invalid. */
+const isCross = (c: Command): boolean => c.kind === AccountKind.CrossMargin;
+
+/** The loan's currency index named by `c`, or -1 when the account, market or currency is invalid. */
 function pairCurrency(ex: Exchange, c: Command): number {
+  if (isCross(c)) {
+    const cur = c.currency;
+    return c.market === 0 && c.sub === 0 && (cur | 0) === cur && cur >= 0 && cur < ex.currencies.length ? cur : -1;
+  }
+  if (c.kind !== 0 && c.kind !== AccountKind.Margin) return -1;
   const m = c.market;
   if ((m | 0) !== m || m < 0 || m >= ex.markets.length) return -1;
   const [b, q] = pairCurrencies(ex, m);
@@ -45,25 +56,40 @@ function borrow(ex: Exchange, c: Command, cur: number, units: bigint): ResultCod
   const U = ex.unified;
   const cp = U.params.currencies.get(ex.currencies[cur]!)!;
   if (units < cp.minBorrow) return ResultCode.AmountTooLittle;
-  const v = marginAccountOf(ex, c.uid, c.market);
-  if (v.figures.locked) return ResultCode.TradeRestricted;
-  const h = v.base.code === ex.currencies[cur] ? v.base : v.quote;
+  const [h, figures] = accountOf(ex, c, cur);
+  if (figures.locked) return ResultCode.TradeRestricted;
   const pool = ex.ledger.poolAvailable(cur);
   if (units > pool || (cp.maxBorrow !== null && h.borrowed + units > cp.maxBorrow)) return ResultCode.BorrowTooLarge;
-  if (units > marginBorrowable(h, v.figures, U.params, pool, cp.maxBorrow)) return ResultCode.MarginNotEnough;
-  const rc = ex.ledger.borrow(c.time, c.uid, cur, units, AccountKind.Margin, c.market);
+  if (units > marginBorrowable(h, figures, U.params, pool, cp.maxBorrow)) return ResultCode.MarginNotEnough;
+  const [kind, sub, market] = where(c);
+  const rc = ex.ledger.borrow(c.time, c.uid, cur, units, kind, sub);
   if (rc !== ResultCode.Ok) return rc;
   if (U.lastHour === 0) U.lastHour = hourOf(c.time);
-  U.addLoanRecord(c.uid, true, c.side, cur, units, c.time, c.market);
+  U.addLoanRecord(c.uid, true, c.side, cur, units, c.time, market);
   return ResultCode.Ok;
 }
 
+/** The loan's ledger account (kind, sub) and its records' market. */
+const where = (c: Command): [number, number, number] =>
+  isCross(c) ? [AccountKind.CrossMargin, 0, CROSS_MARKET] : [AccountKind.Margin, c.market, c.market];
+
+/** The holding of `cur` and the figures of the account `c` names. */
+function accountOf(ex: Exchange, c: Command, cur: number): [Holding, MarginFigures] {
+  if (isCross(c)) {
+    const v = crossAccountOf(ex, c.uid);
+    return [v.holdings[cur]!, v.figures];
+  }
+  const v = marginAccountOf(ex, c.uid, c.market);
+  return [v.base.code === ex.currencies[cur] ? v.base : v.quote, v.figures];
+}
+
 function repay(ex: Exchange, c: Command, cur: number, asked: bigint): ResultCode {
-  const [b, i] = ex.ledger.loanOf(c.uid, cur, AccountKind.Margin, c.market);
+  const [kind, sub, market] = where(c);
+  const [b, i] = ex.ledger.loanOf(c.uid, cur, kind, sub);
   const units = asked === 0n ? b + i : asked;
   if (units === 0n || units > b + i) return ResultCode.RepayTooMuch;
-  const rc = ex.ledger.repay(c.time, c.uid, cur, units, AccountKind.Margin, c.market);
+  const rc = ex.ledger.repay(c.time, c.uid, cur, units, kind, sub);
   if (rc !== ResultCode.Ok) return rc;
-  ex.unified.addLoanRecord(c.uid, false, c.side, cur, units, c.time, c.market);
+  ex.unified.addLoanRecord(c.uid, false, c.side, cur, units, c.time, market);
   return ResultCode.Ok;
 }

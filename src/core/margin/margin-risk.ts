@@ -9,7 +9,7 @@
  *   risk            = A / L ("0" without liabilities); the account is locked when L > 0 and A < L × liquidation risk.
  * Borrowing x adds x to A and L alike, so E is unchanged; at the limit A / L = λ / (λ − 1), above the
  * liquidation risk by configuration (unified-params.ts). A currency without a price is worth 0 and cannot be
- * borrowed.
+ * borrowed. The cross-margin account (cross-margin.ts) uses the same arithmetic over all its currencies.
  */
 import { PPM, type UnifiedParams } from '../unified/unified-params.js';
 import { type Holding, unitUsd, usdOf } from '../unified/valuation.js';
@@ -21,16 +21,20 @@ export interface MarginFigures {
   readonly locked: boolean;
 }
 
-/** The figures of an isolated account holding `base` and `quote`. */
-export function marginFigures(base: Holding, quote: Holding, params: UnifiedParams): MarginFigures {
+/** The figures of an account holding `holdings`, locked below `liquidationPpm` (A / L in ppm). */
+export function accountFigures(holdings: readonly Holding[], liquidationPpm: bigint): MarginFigures {
   let assetUsd = 0n; let liabUsd = 0n;
-  for (const h of [base, quote]) {
+  for (const h of holdings) {
     assetUsd += usdOf(h.available + h.freeze, h.scale, h.price);
     liabUsd += usdOf(h.borrowed + h.interest, h.scale, h.price);
   }
-  const locked = liabUsd > 0n && assetUsd * PPM < liabUsd * params.marginLiquidationPpm;
+  const locked = liabUsd > 0n && assetUsd * PPM < liabUsd * liquidationPpm;
   return { assetUsd, liabUsd, equityUsd: assetUsd - liabUsd, locked };
 }
+
+/** The figures of an isolated account holding `base` and `quote`. */
+export const marginFigures = (base: Holding, quote: Holding, params: UnifiedParams): MarginFigures =>
+  accountFigures([base, quote], params.marginLiquidationPpm);
 
 /** USD × ppm the account may still borrow: E × (λ − 1) − L (may be negative). */
 const roomPpm = (f: MarginFigures, params: UnifiedParams): bigint =>

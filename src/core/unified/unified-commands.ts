@@ -21,7 +21,7 @@ import type { Exchange } from '../exchange/exchange.js';
 import { AccountKind } from '../ledger/account-kinds.js';
 import { ResultCode } from '../result-code.js';
 import { holdingsOf } from './unified-account.js';
-import { hourOf, LoanKind, UnifiedSetting } from './unified-state.js';
+import { CROSS_MARKET, hourOf, LoanKind, UnifiedSetting } from './unified-state.js';
 import { accountFigures, borrowable, borrowingMode, hourlyInterest, UnifiedMode } from './valuation.js';
 
 /** True for the command types of this module. */
@@ -104,7 +104,7 @@ function accrue(ex: Exchange, time: number): ResultCode {
     const interest = hourlyInterest(l.borrowed, rate, hours);
     if (interest === 0n) continue;
     const paid = ex.ledger.chargeInterest(time, l.uid, l.cur, interest, l.kind, l.sub);
-    const market = l.kind === AccountKind.Margin ? l.sub : -1;
+    const market = l.kind === AccountKind.Margin ? l.sub : l.kind === AccountKind.CrossMargin ? CROSS_MARKET : -1;
     U.addInterestRecord({ uid: l.uid, cur: l.cur, rate, interest, paid: paid === interest, time, market });
   }
   U.lastHour = hour;

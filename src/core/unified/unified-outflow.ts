@@ -3,13 +3,15 @@
  * withdrawal hold by a user in a borrowing mode (multi_currency, portfolio) who owes may take at most what
  * `transferable` allows (valuation.ts), else BalanceNotEnough, so borrowed funds cannot leave the margin that
  * carries them. Likewise a debit or transfer out of an isolated Margin account that owes may take at most its
- * `marginTransferable` (margin/margin-risk.ts). Users without liabilities, and every other account, are not
+ * `marginTransferable` (margin/margin-risk.ts), and one out of the cross-margin account that owes its
+ * `marginTransferable` over all its currencies (margin/cross-margin.ts). Users without liabilities, and every other account, are not
  * affected. Cost: a map lookup for users outside the borrowing modes; a valuation of the holdings otherwise.
  */
 import { type Command, CommandType } from '../command.js';
 import type { Exchange } from '../exchange/exchange.js';
 import { AccountKind } from '../ledger/account-kinds.js';
 import { ResultCode } from '../result-code.js';
+import { crossAccountOf } from '../margin/cross-margin.js';
 import { marginAccountOf } from '../margin/margin-account.js';
 import { marginTransferable } from '../margin/margin-risk.js';
 import { figuresOf, holdingsOf } from './unified-account.js';
@@ -18,6 +20,7 @@ import { borrowingMode, transferable } from './valuation.js';
 /** Ok, or BalanceNotEnough when `c` would move more out of a borrowing unified account than its margin allows. */
 export function unifiedOutflow(ex: Exchange, c: Command): ResultCode {
   if (c.type !== CommandType.WithdrawHold && c.kind === AccountKind.Margin) return marginOutflow(ex, c);
+  if (c.type !== CommandType.WithdrawHold && c.kind === AccountKind.CrossMargin) return crossOutflow(ex, c);
   const mode = ex.unified.modeOf(c.uid);
   if (!borrowingMode(mode)) return ResultCode.Ok;
   if (c.type !== CommandType.WithdrawHold && (c.kind !== AccountKind.Spot || c.sub !== 0)) return ResultCode.Ok;
@@ -48,4 +51,12 @@ function marginOutflow(ex: Exchange, c: Command): ResultCode {
   const h = v.base.code === ex.currencies[c.currency] ? v.base : v.quote.code === ex.currencies[c.currency] ? v.quote : undefined;
   if (h === undefined) return ResultCode.Ok;
   return units > marginTransferable(h, v.figures, ex.unified.params) ? ResultCode.BalanceNotEnough : ResultCode.Ok;
+}
+
+function crossOutflow(ex: Exchange, c: Command): ResultCode {
+  const units = outUnits(ex, c);
+  if (units === undefined || c.sub !== 0) return ResultCode.Ok;
+  const v = crossAccountOf(ex, c.uid);
+  if (v.figures.liabUsd === 0n) return ResultCode.Ok;
+  return units > marginTransferable(v.holdings[c.currency]!, v.figures, ex.unified.params) ? ResultCode.BalanceNotEnough : ResultCode.Ok;
 }

@@ -41,6 +41,8 @@ export interface UnifiedDefinition {
   readonly margin_leverage?: string | undefined;
   /** Isolated margin: the risk (assets / liabilities) below which an account is locked; default "1.1". */
   readonly margin_liquidation_risk?: string | undefined;
+  /** Cross margin (core/margin/cross-margin.ts): the risk below which the account is locked; default "1.1". */
+  readonly cross_margin_liquidation_risk?: string | undefined;
 }
 
 export const USD_SCALE = 36;
@@ -74,6 +76,8 @@ export interface UnifiedParams {
   /** Isolated-margin leverage and liquidation risk, in ppm (above 1, and leverage / (leverage − 1) > risk). */
   readonly marginLeveragePpm: bigint;
   readonly marginLiquidationPpm: bigint;
+  /** Cross-margin liquidation risk in ppm (same bounds as the isolated one; the leverage is shared). */
+  readonly crossLiquidationPpm: bigint;
   /** Per registered currency code. */
   readonly currencies: ReadonlyMap<string, CurrencyParams>;
 }
@@ -142,6 +146,10 @@ export function resolveUnifiedParams(def: UnifiedDefinition | undefined, scales:
   if (marginLiquidationPpm <= PPM || marginLeveragePpm * PPM <= marginLiquidationPpm * (marginLeveragePpm - PPM)) {
     throw new ConfigError('unified.margin_liquidation_risk: must be above 1 and below leverage / (leverage - 1)');
   }
+  const crossLiquidationPpm = scaled(d.cross_margin_liquidation_risk ?? '1.1', 6, 'unified.cross_margin_liquidation_risk');
+  if (crossLiquidationPpm <= PPM || marginLeveragePpm * PPM <= crossLiquidationPpm * (marginLeveragePpm - PPM)) {
+    throw new ConfigError('unified.cross_margin_liquidation_risk: must be above 1 and below leverage / (leverage - 1)');
+  }
   const given = d.currencies ?? {};
   for (const code of Object.keys(given)) {
     if (!scales.has(code)) throw new ConfigError(`unified.currencies.${code}: not a currency of this exchange`);
@@ -160,5 +168,5 @@ export function resolveUnifiedParams(def: UnifiedDefinition | undefined, scales:
       lendable: c.lendable === undefined ? 0n : scaled(c.lendable, scale, `${p}.lendable`),
     });
   }
-  return { imrPpm, mmrPpm, marginLeveragePpm, marginLiquidationPpm, currencies };
+  return { imrPpm, mmrPpm, marginLeveragePpm, marginLiquidationPpm, crossLiquidationPpm, currencies };
 }

@@ -7,7 +7,7 @@
  *
  * Records are kept up to `capacity` each (the oldest dropped). Cost: O(1) amortised per record. Isolated-margin
  * loans (core/margin/) share the accrual hour and the records, which name their pair (`market` ≥ 0; −1 for the
- * unified account).
+ * unified account; CROSS_MARKET for the cross-margin account).
  */
 import type { StateHasher } from '../state-hash.js';
 import type { UnifiedParams } from './unified-params.js';
@@ -17,6 +17,8 @@ export const UnifiedSetting = { UsdtFutures: 1, SpotHedge: 2, UseFunding: 4, Opt
 
 /** Borrow and repay kinds, as `side` of the loan commands and in records. */
 export const LoanKind = { Manual: 1, Auto: 2 } as const;
+/** The `market` of the cross-margin account's loan and interest records. */
+export const CROSS_MARKET = -2;
 
 export interface LoanRecord {
   readonly id: number;

@@ -42,7 +42,7 @@ describe('margin orders', () => {
     expect(open.map((g) => g.currency_pair)).toEqual(['BTC_USDT']);
     expect((await call('GET', `/spot/orders/${String(r.body.id)}`, undefined, 'currency_pair=BTC_USDT&account=margin')).body)
       .toMatchObject({ account: 'margin' });
-    await expectRejected(sim, () => order({ ...BUY, amount: '0.01', account: 'cross_margin' }), 400, 'MARGIN_NOT_SUPPORTED');
+    await expectRejected(sim, () => order({ ...BUY, amount: '0.01', account: 'cross_margin' }), 400, 'BALANCE_NOT_ENOUGH');
     await expectRejected(sim, () => order({ ...BUY, amount: '0.01', auto_borrow: 'yes' }), 400, 'INVALID_PARAM_VALUE');
     await expectRejected(sim, () => order({ ...BUY, amount: '0.02' }), 400, 'BALANCE_NOT_ENOUGH');
     expectConserved(sim, UIDS);
