@@ -23,11 +23,16 @@ import type { Reply } from '../http/reply.js';
 import type { Router } from '../router.js';
 import { afterAccrual } from '../unified/unified-view.js';
 import { intParam, optionalPair, timeParamUs } from './common.js';
+import { startMarginLiquidator } from '../unified/margin-liquidator.js';
 
 const MARGIN = { kind: 'private', group: 'margin' } as const;
 const PUBLIC = { kind: 'public' } as const;
 
+/** How often locked margin and cross-margin accounts are checked for liquidation (wall clock). */
+const LIQUIDATION_PERIOD_MS = 1000;
+
 export function registerMarginUniRoutes(router: Router, deps: ApiDeps): void {
+  startMarginLiquidator(deps, LIQUIDATION_PERIOD_MS);
   const ex = () => deps.gateway.exchange;
   const fmt = (cur: number, v: bigint): string => formatScaled(v, ex().definition.currencies[cur]!.scale, 18);
   const params = () => ex().unified.params;

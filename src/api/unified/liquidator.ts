@@ -70,7 +70,7 @@ export function liquidate(deps: ApiDeps, uid: number, done: () => void): void {
 }
 
 /** Fills `c` with a market IOC order spending `units` of `pay` for `want`; false when no market can take it. */
-function marketOrder(deps: ApiDeps, c: Command, uid: number, pay: string, want: string, units: bigint): boolean {
+export function marketOrder(deps: ApiDeps, c: Command, uid: number, pay: string, want: string, units: bigint): boolean {
   const ex = deps.gateway.exchange;
   const scaleOf = (code: string): number => ex.definition.currencies[ex.currencyIndex(code)]!.scale;
   let m = ex.marketIndex(`${pay}_${want}`);

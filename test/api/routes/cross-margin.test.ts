@@ -20,7 +20,7 @@ const MAIN: [string, string] = ['main', 'mains'];
 
 beforeAll(async () => {
   sim = await startSimulator({
-    ...UNIFIED_CONFIG, clock: { type: 'sim' },
+    ...UNIFIED_CONFIG, clock: { type: 'sim' }, unified: { ...UNIFIED_CONFIG.unified!, liquidation: false },
     users: [...UNIFIED_CONFIG.users!, { uid: 10020, keys: [{ key: 'main', secret: 'mains', perms: 'all' }] }],
   }, { host: '127.0.0.1', port: 0 });
   call = caller(sim);

@@ -15,7 +15,8 @@ const UIDS = [10001, 10002, 10003, 10010, 10011, 10012];
 const K2: [string, string] = ['k2', 's2'];
 
 beforeAll(async () => {
-  sim = await startSimulator({ ...UNIFIED_CONFIG, clock: { type: 'sim' } }, { host: '127.0.0.1', port: 0 });
+  // Liquidation off: a test here looks at a locked account (margin-liquidation.test.ts sells one down).
+  sim = await startSimulator({ ...UNIFIED_CONFIG, clock: { type: 'sim' }, unified: { ...UNIFIED_CONFIG.unified!, liquidation: false } }, { host: '127.0.0.1', port: 0 });
   call = caller(sim);
   const t = await call('POST', '/wallet/transfers', { currency: 'USDT', from: 'spot', to: 'margin', amount: '1000', currency_pair: 'BTC_USDT' });
   expect(t.status).toBe(200);

@@ -15,7 +15,8 @@ const UIDS = [10001, 10002, 10003, 10010, 10011, 10012];
 const K2: [string, string] = ['k2', 's2'];
 
 beforeAll(async () => {
-  sim = await startSimulator({ ...UNIFIED_CONFIG, clock: { type: 'sim' } }, { host: '127.0.0.1', port: 0 });
+  // Liquidation off: these tests look at a locked account the user repays (margin-liquidation.test.ts sells it down).
+  sim = await startSimulator({ ...UNIFIED_CONFIG, clock: { type: 'sim' }, unified: { ...UNIFIED_CONFIG.unified!, liquidation: false } }, { host: '127.0.0.1', port: 0 });
   call = caller(sim);
   for (const [currency, amount] of [['USDT', '1000'], ['BTC', '0.1']]) {
     const t = await call('POST', '/wallet/transfers', { currency, from: 'spot', to: 'margin', amount, currency_pair: 'BTC_USDT' });
