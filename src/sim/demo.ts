@@ -44,6 +44,15 @@ export const DEMO_CONFIG: SimulatorConfig = {
       balances: { spot: { USDT: '25000' } } },
   ],
   stp_groups: [{ id: 1, name: 'demo-desk', users: [10001, 10003] }],
+  // A lending pool, so a demo user who switches to a unified mode (PUT /unified/unified_mode) or trades on margin
+  // can borrow; index prices follow the market maker's trades.
+  unified: {
+    currencies: {
+      USDT: { hourly_rate: '0.00001', min_borrow: '1', lendable: '10000000' },
+      BTC: { hourly_rate: '0.000005', min_borrow: '0.0001', lendable: '100' },
+      ETH: { hourly_rate: '0.000005', min_borrow: '0.001', lendable: '1000' },
+    },
+  },
   market_maker: true,
   rate_limits: true,
   chains: {
