@@ -1,47 +1,25 @@
 // Isolated-margin loans are journaled like any other command: a journal of borrows and repays on pair Margin
 // accounts and hourly accruals replays to the live state hash (loan columns, pool, records included), a
 // snapshot restores it, and the sum of every balance per currency never changes.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SimClock } from '../../src/core/clock.js';
-import { Command, CommandType } from '../../src/core/command.js';
-import type { ExchangeDefinition } from '../../src/core/exchange/exchange-definition.js';
+import { CommandType } from '../../src/core/command.js';
 import { AccountKind } from '../../src/core/ledger/account-kinds.js';
 import { Prng } from '../../src/core/prng.js';
 import { ResultCode } from '../../src/core/result-code.js';
 import { LoanKind } from '../../src/core/unified/unified-state.js';
-import { InlineEngine } from '../../src/engine/inline-engine.js';
-import { JournalWriter } from '../../src/engine/journal/writer.js';
-import { headerFor, recoverFromJournal } from '../../src/engine/recovery.js';
+import { recoverFromJournal } from '../../src/engine/recovery.js';
 import { captureSnapshot, restoreEngine } from '../../src/engine/snapshot/capture.js';
 import { decodeSnapshot, encodeSnapshot } from '../../src/protocol/snapshot-codec.js';
+import { HOUR, type LoanJournal, openLoanJournal } from '../support/loan-journal.js';
 
-const T0 = 1_767_225_600_000_000;
-const HOUR = 3_600_000_000;
-const DEF: ExchangeDefinition = {
-  currencies: [{ code: 'BTC', scale: 8, maxSupply: '1000000' }, { code: 'USDT', scale: 6, maxSupply: '1000000000' }],
-  markets: [{ id: 'BTC_USDT', base: 'BTC', quote: 'USDT', precision: 2, amount_precision: 4 }],
-  users: [{ uid: 1 }, { uid: 2 }, { uid: 3 }],
-  unified: { currencies: { BTC: { index_price: '40000', hourly_rate: '0.00005' }, USDT: { hourly_rate: '0.00003' } } },
-};
-const dirs: string[] = [];
-afterAll(async () => { for (const d of dirs) await rm(d, { recursive: true, force: true }); });
+let opened: LoanJournal | undefined;
+afterAll(async () => { await opened?.cleanup(); });
 
 describe('isolated-margin commands in the journal', () => {
   it('replay to the live state hash and conserve every currency', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'ringmatch-margin-'));
-    dirs.push(dir);
-    const path = join(dir, 'margin.journal');
-    const clock = new SimClock(T0);
-    const journal = await JournalWriter.open(path, headerFor(DEF, T0), { fsync: 'batch' });
-    const engine = new InlineEngine(DEF, { clock, journal });
+    opened = await openLoanJournal('margin');
+    const { engine, clock, journal, path, c, submit } = opened;
     const ex = engine.exchange;
-    const c = new Command();
-    const submit = (f: () => void): ResultCode => { c.clear(); f(); return engine.submit(c); };
-    submit(() => { c.type = CommandType.Credit; c.uid = 0; c.kind = AccountKind.Unified; c.currency = 0; c.amount = 50 * 1e8; });
-    submit(() => { c.type = CommandType.Credit; c.uid = 0; c.kind = AccountKind.Unified; c.currency = 1; c.amount = 1e6 * 1e6; });
     for (const uid of [1, 2, 3]) {
       submit(() => { c.type = CommandType.Credit; c.uid = uid; c.kind = AccountKind.Margin; c.sub = 0; c.currency = 0; c.amount = 1e8; });
     }

@@ -1,47 +1,25 @@
 // Unified commands are journaled like any other: a journal of mode switches, borrows, repays and hourly
 // accruals replays to the live state hash (modes, accrual hour, loan columns and the lending pool included),
 // and a snapshot carries the same state (encoded, decoded and restored to the live hash).
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SimClock } from '../../src/core/clock.js';
-import { Command, CommandType } from '../../src/core/command.js';
-import type { ExchangeDefinition } from '../../src/core/exchange/exchange-definition.js';
+import { CommandType } from '../../src/core/command.js';
 import { AccountKind } from '../../src/core/ledger/account-kinds.js';
 import { Prng } from '../../src/core/prng.js';
 import { ResultCode } from '../../src/core/result-code.js';
 import { LoanKind } from '../../src/core/unified/unified-state.js';
 import { UnifiedMode } from '../../src/core/unified/valuation.js';
-import { InlineEngine } from '../../src/engine/inline-engine.js';
-import { JournalWriter } from '../../src/engine/journal/writer.js';
-import { headerFor, recoverFromJournal } from '../../src/engine/recovery.js';
+import { recoverFromJournal } from '../../src/engine/recovery.js';
 import { captureSnapshot, restoreEngine } from '../../src/engine/snapshot/capture.js';
 import { decodeSnapshot, encodeSnapshot } from '../../src/protocol/snapshot-codec.js';
+import { HOUR, type LoanJournal, openLoanJournal } from '../support/loan-journal.js';
 
-const T0 = 1_767_225_600_000_000;
-const HOUR = 3_600_000_000;
-const DEF: ExchangeDefinition = {
-  currencies: [{ code: 'BTC', scale: 8, maxSupply: '1000000' }, { code: 'USDT', scale: 6, maxSupply: '1000000000' }],
-  markets: [{ id: 'BTC_USDT', base: 'BTC', quote: 'USDT', precision: 2, amount_precision: 4 }],
-  users: [{ uid: 1 }, { uid: 2 }, { uid: 3 }],
-  unified: { currencies: { BTC: { index_price: '40000', hourly_rate: '0.00005' }, USDT: { hourly_rate: '0.00003' } } },
-};
-const dirs: string[] = [];
-afterAll(async () => { for (const d of dirs) await rm(d, { recursive: true, force: true }); });
+let opened: LoanJournal | undefined;
+afterAll(async () => { await opened?.cleanup(); });
 
 describe('unified commands in the journal', () => {
   it('replay to the live state hash', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'ringmatch-unified-'));
-    dirs.push(dir);
-    const path = join(dir, 'unified.journal');
-    const clock = new SimClock(T0);
-    const journal = await JournalWriter.open(path, headerFor(DEF, T0), { fsync: 'batch' });
-    const engine = new InlineEngine(DEF, { clock, journal });
-    const c = new Command();
-    const submit = (f: () => void): ResultCode => { c.clear(); f(); return engine.submit(c); };
-    submit(() => { c.type = CommandType.Credit; c.uid = 0; c.kind = AccountKind.Unified; c.currency = 0; c.amount = 50 * 1e8; });
-    submit(() => { c.type = CommandType.Credit; c.uid = 0; c.kind = AccountKind.Unified; c.currency = 1; c.amount = 1e6 * 1e6; });
+    opened = await openLoanJournal('unified');
+    const { engine, clock, journal, path, c, submit } = opened;
     for (const uid of [1, 2, 3]) {
       submit(() => { c.type = CommandType.Credit; c.uid = uid; c.kind = AccountKind.Spot; c.currency = 0; c.amount = 1e8; });
       submit(() => { c.type = CommandType.UnifiedSetMode; c.uid = uid; c.side = uid === 3 ? UnifiedMode.Portfolio : UnifiedMode.MultiCurrency; });
