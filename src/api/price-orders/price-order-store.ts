@@ -73,6 +73,9 @@ class MarketTriggers {
   }
 }
 
+/** When an expiring trigger expires, µs since the epoch. */
+const expiryUs = (o: PriceOrder): number => o.createUs + o.expiration * 1e6;
+
 /** `put` when a trigger is created, `finish` when it ends (any final status). */
 export type PriceOrderChange = (o: PriceOrder, event: 'put' | 'finish') => void;
 
@@ -83,6 +86,8 @@ export class PriceOrderStore {
   readonly #open: MarketTriggers[] = [];
   /** Every open trigger (what `expire` scans). */
   readonly #openSet = new Set<PriceOrder>();
+  /** No open trigger expires before this (µs); `expire` returns at once until then. */
+  #nextExpiryUs = Number.POSITIVE_INFINITY;
   /** Finished records, oldest first (bounded: the oldest are dropped past `#keepFinished`). */
   readonly #finished: PriceOrder[] = [];
   readonly #keepFinished: number;
@@ -98,6 +103,7 @@ export class PriceOrderStore {
     const o: PriceOrder = { ...fields, id: this.#nextId++, finishUs: 0, status: 'open', firedOrderId: 0, reason: '' };
     this.#byId.set(o.id, o);
     this.#openSet.add(o);
+    if (o.expiration > 0) this.#nextExpiryUs = Math.min(this.#nextExpiryUs, expiryUs(o));
     this.#market(o.market).add(o);
     this.onChange?.(o, 'put');
     return o;
@@ -138,13 +144,19 @@ export class PriceOrderStore {
     this.onChange?.(o, 'finish');
   }
 
-  /** Marks every open trigger whose expiry is at or before `nowUs` as expired. */
+  /**
+   * Marks every open trigger whose expiry is at or before `nowUs` as expired. O(1) until the earliest expiry
+   * is due (it runs on every trade), then one pass over the open triggers.
+   */
   expire(nowUs: number): void {
+    if (nowUs < this.#nextExpiryUs) return;
+    let next = Number.POSITIVE_INFINITY;
     for (const o of [...this.#openSet]) {
-      if (o.expiration > 0 && o.createUs + o.expiration * 1e6 <= nowUs) {
-        this.finish(o, 'expired', o.createUs + o.expiration * 1e6);
-      }
+      if (o.expiration === 0) continue;
+      if (expiryUs(o) <= nowUs) this.finish(o, 'expired', expiryUs(o));
+      else next = Math.min(next, expiryUs(o));
     }
+    this.#nextExpiryUs = next;
   }
 
   /**
