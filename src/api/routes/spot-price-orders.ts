@@ -27,7 +27,6 @@ import { intParam, paginationHeaders } from './common.js';
 
 const SPOT = { kind: 'private', group: 'spot' } as const;
 const MAX_EXPIRATION_S = 30 * 86_400;
-const TEXT = /^t-[0-9A-Za-z_.-]{1,28}$/;
 
 type Obj = Readonly<Record<string, unknown>>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -39,14 +38,8 @@ function accountFilter(v: string | undefined): 'normal' | 'none' | ResultCode {
   return v === 'margin' || v === 'unified' || v === 'cross_margin' ? 'none' : ResultCode.InvalidParam;
 }
 
-interface Parsed {
-  readonly market: number;
-  readonly triggerTicks: number;
-  readonly triggerPrice: string;
-  readonly rule: TriggerRule;
-  readonly expiration: number;
-  readonly put: PutOrder;
-}
+/** A create body checked and converted: what the store records besides owner and time. */
+type Parsed = Pick<PriceOrder, 'market' | 'triggerTicks' | 'triggerPrice' | 'rule' | 'expiration' | 'put'>;
 
 export function registerSpotPriceOrderRoutes(router: Router, deps: ApiDeps): void {
   const triggers = deps.priceTriggers;
@@ -88,7 +81,8 @@ export function registerSpotPriceOrderRoutes(router: Router, deps: ApiDeps): voi
     const tif = absent(put.time_in_force) ? 'gtc' : put.time_in_force;
     if (tif !== 'gtc' && tif !== 'ioc') return [ResultCode.InvalidParam, 'put.time_in_force must be gtc or ioc'];
     const text = absent(put.text) ? '' : put.text;
-    if (text !== '' && (typeof text !== 'string' || !TEXT.test(text))) return [ResultCode.InvalidParam, 'put.text must be t- followed by at most 28 of 0-9A-Za-z_.-'];
+    // The label's format is checked with the whole put order below (parseCreateOrder).
+    if (typeof text !== 'string') return [ResultCode.InvalidParam, 'put.text must be t- followed by at most 28 of 0-9A-Za-z_.-'];
     if (typeof put.amount !== 'string' || (type === 'limit' && typeof put.price !== 'string')) {
       return [absent(put.amount) || (type === 'limit' && absent(put.price)) ? ResultCode.MissingParam : ResultCode.InvalidParam,
         'put.amount (and put.price for a limit order) are decimal strings'];
