@@ -10,7 +10,9 @@
  * Determinism (same commands → same events → same state hash as InlineEngine):
  * - funds commands are barriers: they wait until nothing is in flight;
  * - a BalanceNotEnough with commands in flight waits for them and retries (R2 only adds funds, so the retry
- *   gets the inline answer); amends reserve pessimistically while their market has commands in flight.
+ *   gets the inline answer); amends reserve pessimistically while their market has commands in flight;
+ * - an amend waits while an earlier amend of the same order is in flight (Exchange.amendInFlight: that
+ *   amend's R2 resets the order's hold, so R1 must see its result first).
  * Backpressure: a full intake answers Busy at submit; a full ring just leaves commands queued.
  * The thread that calls pump/poll never blocks: `run()` awaits with Atomics.waitAsync.
  * Replies: callbacks fire when R2 completes, which may be before the journal holds the command durably; a
@@ -29,7 +31,7 @@
  * continues numbering after the last record.
  */
 import type { Clock } from '../core/clock.js';
-import { Command } from '../core/command.js';
+import { Command, CommandType } from '../core/command.js';
 import { invariant } from '../core/invariant.js';
 import { Exchange, isBookCommand } from '../core/exchange/exchange.js';
 import type { ExchangeDefinition } from '../core/exchange/exchange-definition.js';
@@ -268,6 +270,7 @@ export class ThreadedEngine {
         }
         this.#headStamped = true;
       }
+      if (c.type === CommandType.AmendOrder && this.#pending.size > 0 && this.exchange.amendInFlight(c.orderId)) break;
       const market = c.market;
       const code = this.exchange.pre(c, book && market >= 0 && market < this.#inFlight.length && this.#inFlight[market]! > 0);
       if (code === ResultCode.BalanceNotEnough && this.#pending.size > 0) break; // retry once drained

@@ -12,6 +12,10 @@
  * it accepts inline accepts too, and a runner that retries a BalanceNotEnough after draining gets the inline
  * answer. An amend's R1 with fills in flight (`pessimistic`) reserves as if its whole remainder were about to
  * trade at its current price, and R2 settles the hold to the exact figure, so it never needs more later.
+ * That reasoning needs the order's price and amount as R1 sees them to be the book's: fills in flight only
+ * shrink what is left, but an earlier amend in flight moves the price and amount, and its R2 sets the hold to
+ * its own exact figure, taking back what a later amend's R1 reserved. So a runner must not run R1 of an amend
+ * while an earlier amend of the same order is in flight (`amendInFlight`); it waits for that amend's R2.
  *
  * Allocation: none per command on narrow currencies once records exist (wide currencies use BigInt).
  */
@@ -132,6 +136,15 @@ export class Exchange {
     return { taker: this.#takerPpm[market]!, maker: this.#makerPpm[market]! };
   }
 
+  /**
+   * True while an amend of `orderId` has passed R1 and its R2 has not run: a pipelining runner must hold a
+   * later amend of the same order until then (see the header).
+   */
+  amendInFlight(orderId: number): boolean {
+    const r = this.orders.find(orderId);
+    return r >= 0 && this.orders.amending[r] !== 0;
+  }
+
   /** The last order id issued. */
   get lastOrderId(): number {
     return this.#lastOrderId;
@@ -144,7 +157,11 @@ export class Exchange {
   pre(c: Command, pessimistic = false): ResultCode {
     switch (c.type) {
       case CommandType.PlaceOrder: return this.#prePlace(c);
-      case CommandType.AmendOrder: return this.#preAmend(c, pessimistic);
+      case CommandType.AmendOrder: {
+        const code = this.#preAmend(c, pessimistic);
+        if (code === ResultCode.Ok) this.#markAmending(c.orderId, 1);
+        return code;
+      }
       case CommandType.CancelOrder: return this.#ownOpenOrder(c) < 0 ? this.#goneCode(c) : ResultCode.Ok;
       case CommandType.CancelAll: return this.#validMarket(c.market) ? ResultCode.Ok : ResultCode.InvalidMarket;
       case CommandType.Credit: return this.#funds(c);
@@ -166,6 +183,7 @@ export class Exchange {
 
   /** R2 for a book-bound command that passed R1: applies the book's answer and events. Returns the final code. */
   post(c: Command, code: ResultCode, ev: BookEvents): ResultCode {
+    if (c.type === CommandType.AmendOrder) this.#markAmending(c.orderId, 0);
     if (code !== ResultCode.Ok) {
       this.#undoPre(c);
       // A fill in flight may have finished the order after R1 saw it open: answer as inline R1 would.
@@ -296,6 +314,14 @@ export class Exchange {
     if (rc !== ResultCode.Ok) return rc;
     c.reserved = reserve;
     return ResultCode.Ok;
+  }
+
+  /** Sets the amend-in-flight mark of an order's record (1 after an amend's R1, 0 at its R2). */
+  #markAmending(orderId: number, v: number): void {
+    const r = this.orders.find(orderId);
+    invariant(r >= 0, 'amended order has no record');
+    invariant(this.orders.amending[r] !== v, v === 1 ? 'an amend of this order is already in flight' : 'no amend of this order in flight');
+    this.orders.amending[r] = v;
   }
 
   /** Reverses what R1 did for a command the book rejected. */

@@ -58,6 +58,11 @@ export class OrderStore {
   amendText: string[];
   /** Fee paid so far, in the currency received (base for buys, quote for sells). */
   fee: Amount[];
+  /**
+   * 1 while an amend of the order has passed R1 and not yet R2 (a pipelined runner has it in flight), else 0.
+   * Runner bookkeeping, not state: never hashed or snapshotted (it is 0 whenever nothing is in flight).
+   */
+  amending: Uint8Array;
 
   readonly #ids: KeyIndex;
   readonly #userHeads = new Map<number, number>();
@@ -74,7 +79,7 @@ export class OrderStore {
     this.id = new Float64Array(0); this.uid = new Float64Array(0); this.market = new Int32Array(0);
     this.side = new Uint8Array(0); this.type = new Uint8Array(0); this.tif = new Uint8Array(0);
     this.stpAct = new Uint8Array(0); this.stpId = new Int32Array(0); this.finishAs = new Uint8Array(0);
-    this.account = new Uint8Array(0);
+    this.account = new Uint8Array(0); this.amending = new Uint8Array(0);
     this.price = new Float64Array(0); this.amount = new Float64Array(0); this.iceberg = new Float64Array(0);
     this.left = new Float64Array(0); this.filledLots = new Float64Array(0); this.filledNotional = new Float64Array(0);
     this.createTime = new Float64Array(0); this.updateTime = new Float64Array(0);
@@ -107,6 +112,7 @@ export class OrderStore {
     this.id[r] = orderId; this.uid[r] = uid; this.market[r] = market; this.side[r] = side; this.type[r] = type;
     this.tif[r] = tif; this.price[r] = price; this.amount[r] = amount; this.iceberg[r] = iceberg;
     this.stpId[r] = stpId; this.stpAct[r] = stpAct; this.finishAs[r] = 0; this.account[r] = account; this.left[r] = amount;
+    this.amending[r] = 0;
     this.filledLots[r] = 0; this.filledNotional[r] = 0; this.createTime[r] = time; this.updateTime[r] = time;
     this.text[r] = text; this.amendText[r] = ''; this.fee[r] = zeroFee;
     this.#ids.rebind(this.id);
@@ -259,7 +265,7 @@ export class OrderStore {
     this.id = grownTo(this.id, n); this.uid = grownTo(this.uid, n); this.market = grownTo(this.market, n);
     this.side = grownTo(this.side, n); this.type = grownTo(this.type, n); this.tif = grownTo(this.tif, n);
     this.stpAct = grownTo(this.stpAct, n); this.stpId = grownTo(this.stpId, n); this.finishAs = grownTo(this.finishAs, n);
-    this.account = grownTo(this.account, n);
+    this.account = grownTo(this.account, n); this.amending = grownTo(this.amending, n);
     this.price = grownTo(this.price, n); this.amount = grownTo(this.amount, n); this.iceberg = grownTo(this.iceberg, n);
     this.left = grownTo(this.left, n); this.filledLots = grownTo(this.filledLots, n);
     this.filledNotional = grownTo(this.filledNotional, n); this.createTime = grownTo(this.createTime, n);
