@@ -83,11 +83,12 @@ export async function startSimulator(config: SimulatorConfig, options: StartOpti
   const { definition, balances } = definitionFromConfig(config);
   const engine = config.engine ?? {};
   const fsync = engine.fsync;
-  const { gateway, journal, resumedRecords, lastTimeUs } = await openGateway(definition, clock, {
+  const { gateway, resumedRecords, lastTimeUs } = await openGateway(definition, clock, {
     runner: engine.runner ?? 'threaded', shards: engine.shards, journal: engine.journal,
     fsync: fsync === undefined ? undefined : typeof fsync === 'number' ? { fsync: 'interval', everyMs: fsync } : { fsync },
-    onFailure: (f) => console.error(`ringmatch: ${f.message}; the engine is stopped and every order request answers TOO_BUSY`),
   });
+  gateway.onStop((s) => console.error(`ringmatch: ${s.reason}; intake is stopped: every write answers 503 TOO_BUSY, `
+    + 'reads keep working; GET /sim/health says why; restart to recover the journaled state'));
   if (simClock !== undefined && lastTimeUs > simClock.nowUs()) simClock.advanceTo(lastTimeUs);
   const ex = gateway.exchange;
   let refused: string | undefined;
@@ -96,7 +97,6 @@ export async function startSimulator(config: SimulatorConfig, options: StartOpti
     const units = ex.ledger.parse(b.currency, b.amount);
     if (typeof units === 'number' && units < 0) {
       await gateway.close();
-      await journal?.close();
       throw new ConfigError(`config: users ${b.uid} balances.${b.account}.${b.currency}: "${b.amount}" does not fit the currency`);
     }
     const c = new Command();
@@ -111,7 +111,6 @@ export async function startSimulator(config: SimulatorConfig, options: StartOpti
   await gateway.settled();
   if (refused !== undefined) {
     await gateway.close();
-    await journal?.close();
     throw new ConfigError(refused);
   }
   const keys = new KeyStore();
@@ -154,7 +153,6 @@ export async function startSimulator(config: SimulatorConfig, options: StartOpti
       clearInterval(walletTimer);
       await server.close();
       await gateway.close();
-      await journal?.close();
     },
   };
 }

@@ -79,6 +79,10 @@ export const ERROR_CATALOGUE: Readonly<Record<Rejection, GateError>> = {
   [ResultCode.TradeRestricted]: { label: 'TRADE_RESTRICTED', status: 400, message: 'Debt ratio too high' },
   [ResultCode.BookFull]: { label: 'TOO_BUSY', status: 503, message: 'Server busy, retry later' },
   [ResultCode.Busy]: { label: 'TOO_BUSY', status: 503, message: 'Server busy, retry later' },
+  [ResultCode.EngineStopped]: { label: 'TOO_BUSY', status: 503,
+    message: 'The engine stopped; writes are refused until a restart recovers the journal (GET /sim/health says why)' },
+  [ResultCode.JournalFailed]: { label: 'TOO_BUSY', status: 503,
+    message: 'The journal cannot be written; this write is not durable and writes are refused until a restart (GET /sim/health says why)' },
 };
 
 /** The Gate error for a rejection code. Throws on Ok or an unknown code (a programmer error). */

@@ -132,6 +132,7 @@ export function createHttpHandler(options: ServerOptions): HttpHandler {
   const windowS = options.authWindowS ?? 60;
   const trustProxy = options.trustProxy ?? false;
   const limiter = new RateLimiter(options.rateLimits ?? { enabled: true });
+  const output = options.gateway.output;
   const deps = makeDeps({
     gateway: options.gateway, keys: options.keys, simClock: options.simClock,
     stpGroups: options.stpGroups ?? [], adminToken: options.adminToken ?? '',
@@ -211,7 +212,7 @@ export function createHttpHandler(options: ServerOptions): HttpHandler {
     let ip: string | undefined;
     const ipOf = (): string => (ip ??= trustProxy && headers.forwardedFor !== '' ? headers.forwardedFor.split(',')[0]!.trim()
       : normalizeIp(Buffer.from(res.getRemoteAddressAsText()).toString()));
-    const reply = new Reply(res, inUs, headers.clientRequestId);
+    const reply = new Reply(res, inUs, headers.clientRequestId, output);
     const req: ApiRequest = {
       method, path, rawQuery, query: new URLSearchParams(rawQuery), params: [], headers, get ip() { return ipOf(); }, inUs,
       body: '', json: undefined, key: undefined, uid: 0,

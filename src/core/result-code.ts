@@ -143,6 +143,13 @@ export const ResultCode = {
   BookFull: -9001,
   /** A ring to a market shard is full (backpressure); retry later. Nothing was applied. */
   Busy: -9002,
+  /**
+   * The engine stopped (a broken invariant or a dead shard worker): writes are refused until a restart
+   * recovers the journaled state. A command answered with it may or may not be in the journal.
+   */
+  EngineStopped: -9003,
+  /** The journal cannot be written (disk full, I/O error): writes are refused; the command is not durable. */
+  JournalFailed: -9004,
 } as const;
 
 export type ResultCode = (typeof ResultCode)[keyof typeof ResultCode];

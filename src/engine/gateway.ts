@@ -14,6 +14,18 @@
  *   queued and runs after the current one, before the outermost `submit` returns (inline) or in intake
  *   order (threaded).
  *
+ * - Durability: with a journal, `output` (OutputGate) holds every reply and push until the journal covers
+ *   what it shows; fronts send through it. Without one it passes everything through.
+ * - Failure is loud and safe: an invariant broken while a command is applied (a bug: state may be
+ *   half-applied), a shard worker that dies, or a journal write/sync error stops intake for good. From then
+ *   on `stopped` says why, every submit answers its code at once (EngineStopped or JournalFailed, 503
+ *   TOO_BUSY), commands still queued or in flight are answered with it too, reads keep working, the stop
+ *   listeners are told once, and `close()` never hangs. After a journal failure, a command that completes
+ *   but did not become durable is answered JournalFailed, whatever it did in memory. A restart recovers the
+ *   journaled state.
+ * - A `done` or observer that throws is a bug of its front: it is logged and the engine goes on (the
+ *   command is not applied twice).
+ *
  * InlineGateway runs the InlineEngine: synchronous, deterministic, no threads (tests, replays, the embedded
  * API). ThreadedGateway (threaded-gateway.ts) runs the ThreadedEngine behind the same interface: the
  * simulator's default.
@@ -22,19 +34,39 @@ import type { Clock } from '../core/clock.js';
 import { Command, CommandType } from '../core/command.js';
 import type { Exchange } from '../core/exchange/exchange.js';
 import type { ExchangeDefinition } from '../core/exchange/exchange-definition.js';
-import type { BookEvents } from '../core/matching/book-events.js';
-import type { ResultCode } from '../core/result-code.js';
+import { BookEvents } from '../core/matching/book-events.js';
+import { ResultCode } from '../core/result-code.js';
 import { type BookFactory, InlineEngine } from './inline-engine.js';
+import type { JournalWriter } from './journal/writer.js';
+import { OutputGate } from './output-gate.js';
 
 /** `cmd` carries what the engine stamped (seq, time, a new order's id); it and `events` are valid during the call only. */
 export type CommandDone = (code: ResultCode, cmd: Command, events: BookEvents) => void;
 
+/** Why a gateway stopped taking commands. */
+export interface GatewayStop {
+  /** What submits answer now: EngineStopped or JournalFailed. */
+  readonly code: ResultCode;
+  /** One line: what broke and where (the journal's file and errno, the broken invariant). */
+  readonly reason: string;
+  /** Wall-clock ms when it stopped. */
+  readonly atMs: number;
+}
+
 export interface ExchangeGateway {
   readonly exchange: Exchange;
   readonly clock: Clock;
+  /** Holds replies and pushes until the journal covers what they show (see OutputGate). */
+  readonly output: OutputGate;
+  /** The journal commands are appended to, if any. */
+  readonly journal: JournalWriter | undefined;
+  /** Why intake stopped, or undefined while the gateway takes commands. */
+  readonly stopped: GatewayStop | undefined;
   submit(cmd: Command, done: CommandDone): void;
   /** Calls `listener` after every command, before the command's own `done` (market data, logs). */
   observe(listener: CommandDone): void;
+  /** Calls `listener` once when intake stops (see GatewayStop). */
+  onStop(listener: (stop: GatewayStop) => void): void;
   /** Writes up to `limit` levels of `side` of `market` into `prices`/`lots` (ticks, lots); returns the count. */
   depth(market: number, side: number, limit: number, prices: Float64Array, lots: Float64Array): number;
   /** Registers a user (a sub-account of `mainUid` when non-zero) through an AddUser command, so it is journaled. */
@@ -42,6 +74,7 @@ export interface ExchangeGateway {
   /** Resolves when every command submitted so far has completed. */
   settled(): Promise<void>;
   stateHash(): Promise<string>;
+  /** Completes what it can, stops the engine and closes the journal. Never hangs on a stopped gateway. */
   close(): Promise<void>;
 }
 
@@ -54,17 +87,101 @@ export function addUserCommand(uid: number, mainUid: number): Command {
   return c;
 }
 
-export class InlineGateway implements ExchangeGateway {
+/**
+ * What both gateways share: the journal, the output gate, the stop state and its listeners, and the
+ * isolation of the fronts' callbacks. The runner-specific part is `submit` and its engine.
+ */
+export abstract class GatewayCore {
+  readonly journal: JournalWriter | undefined;
+  readonly output: OutputGate;
+  readonly #stopListeners: ((stop: GatewayStop) => void)[] = [];
+  protected readonly listeners: CommandDone[] = [];
+  #stopped: GatewayStop | undefined;
+  /** After a journal failure: the last seq the journal holds durably (later commands are answered JournalFailed). */
+  #durableAtFailure = Infinity;
+
+  protected constructor(journal: JournalWriter | undefined) {
+    this.journal = journal;
+    this.output = new OutputGate(journal, (e) => {
+      this.#durableAtFailure = journal!.durableSeq;
+      this.stop(ResultCode.JournalFailed, e.message);
+    });
+  }
+
+  get stopped(): GatewayStop | undefined {
+    return this.#stopped;
+  }
+
+  observe(listener: CommandDone): void {
+    this.listeners.push(listener);
+  }
+
+  onStop(listener: (stop: GatewayStop) => void): void {
+    this.#stopListeners.push(listener);
+  }
+
+  /**
+   * Stops intake for good with `code` (EngineStopped or JournalFailed) and `reason`; the first call wins.
+   * Runners extend it to answer what they still hold.
+   */
+  stop(code: ResultCode, reason: string): void {
+    if (this.#stopped !== undefined) return;
+    const stop = { code, reason, atMs: Date.now() };
+    this.#stopped = stop;
+    for (const l of this.#stopListeners) guarded(() => l(stop), 'a stop listener');
+    this.onStopped(stop);
+  }
+
+  /** Runner hook: answer what is queued, stop the engine. */
+  protected abstract onStopped(stop: GatewayStop): void;
+
+  /** Runs the observers and `done` for a completed command, each isolated (see the module header). */
+  protected complete(code: ResultCode, c: Command, events: BookEvents, done: CommandDone): void {
+    // A command that completed after the journal failed, and never became durable, is not acknowledged.
+    const final = c.seq > this.#durableAtFailure && code !== ResultCode.JournalFailed ? ResultCode.JournalFailed : code;
+    for (const l of this.listeners) guarded(() => l(final, c, events), 'an observer');
+    guarded(() => done(final, c, events), 'a command callback');
+  }
+
+  /** Closes the journal (after the engine); a failed journal closes without a flush error. */
+  protected async closeJournal(): Promise<void> {
+    try {
+      await this.journal?.close();
+    } catch (e) {
+      if (this.journal?.failure === null) throw e;
+    }
+  }
+}
+
+/** Runs `f`; an exception is a bug of the front that gave `f`: logged, never let into the engine. */
+export function guarded(f: () => void, what: string): void {
+  try {
+    f();
+  } catch (e) {
+    console.error(`ringmatch: ${what} threw (the engine goes on):`, e);
+  }
+}
+
+export interface InlineGatewayOptions {
+  readonly bookFactory?: BookFactory | undefined;
+  /** An engine to wrap (one a journal was replayed into); default a fresh one for the definition. */
+  readonly engine?: InlineEngine | undefined;
+  /** The journal the engine appends to (it must be the engine's own); the gateway closes it. */
+  readonly journal?: JournalWriter | undefined;
+}
+
+export class InlineGateway extends GatewayCore implements ExchangeGateway {
   readonly engine: InlineEngine;
   readonly clock: Clock;
-  readonly #listeners: CommandDone[] = [];
+  readonly #none = new BookEvents(1);
   /** Commands submitted while another one's callbacks run, with their `done`s (re-entrancy). */
   readonly #queued: [Command, CommandDone][] = [];
   #running = false;
 
-  /** A fresh engine for `def`, or `engine` (e.g. one a journal was replayed into). */
-  constructor(def: ExchangeDefinition, clock: Clock, bookFactory?: BookFactory, engine?: InlineEngine) {
-    this.engine = engine ?? new InlineEngine(def, { clock, bookFactory });
+  /** A fresh engine for `def`, or `options.engine` (e.g. one a journal was replayed into). */
+  constructor(def: ExchangeDefinition, clock: Clock, options: InlineGatewayOptions = {}) {
+    super(options.journal);
+    this.engine = options.engine ?? new InlineEngine(def, { clock, bookFactory: options.bookFactory, journal: options.journal });
     this.clock = clock;
   }
 
@@ -73,6 +190,8 @@ export class InlineGateway implements ExchangeGateway {
   }
 
   submit(cmd: Command, done: CommandDone): void {
+    const stop = this.stopped;
+    if (stop !== undefined) return done(stop.code, cmd, this.#none);
     if (this.#running) {
       this.#queued.push([new Command().copyFrom(cmd), done]);
       return;
@@ -80,7 +199,10 @@ export class InlineGateway implements ExchangeGateway {
     this.#running = true;
     try {
       this.#apply(cmd, done);
-      for (let q = this.#queued.shift(); q !== undefined; q = this.#queued.shift()) this.#apply(q[0], q[1]);
+      for (let q = this.#queued.shift(); q !== undefined; q = this.#queued.shift()) {
+        if (this.stopped !== undefined) this.complete(this.stopped.code, q[0], this.#none, q[1]);
+        else this.#apply(q[0], q[1]);
+      }
     } finally {
       this.#running = false;
       this.#queued.length = 0;
@@ -88,13 +210,20 @@ export class InlineGateway implements ExchangeGateway {
   }
 
   #apply(cmd: Command, done: CommandDone): void {
-    const code = this.engine.submit(cmd);
-    for (const l of this.#listeners) l(code, cmd, this.engine.events);
-    done(code, cmd, this.engine.events);
+    let code: ResultCode;
+    try {
+      code = this.engine.submit(cmd);
+    } catch (e) {
+      // A broken invariant: the state may be half-applied. Nothing more is taken.
+      this.stop(ResultCode.EngineStopped, `applying command seq ${cmd.seq} (type ${cmd.type}) broke an invariant: ${e instanceof Error ? e.message : String(e)}`);
+      console.error('ringmatch: the engine stopped:', e);
+      return this.complete(ResultCode.EngineStopped, cmd, this.#none, done);
+    }
+    this.complete(code, cmd, this.engine.events, done);
   }
 
-  observe(listener: CommandDone): void {
-    this.#listeners.push(listener);
+  protected onStopped(): void {
+    // Synchronous runner: nothing is in flight; queued re-entrant submits are answered by `submit`.
   }
 
   depth(market: number, side: number, limit: number, prices: Float64Array, lots: Float64Array): number {
@@ -114,6 +243,6 @@ export class InlineGateway implements ExchangeGateway {
   }
 
   close(): Promise<void> {
-    return Promise.resolve();
+    return this.closeJournal();
   }
 }

@@ -4,9 +4,11 @@
  * rebuilt from it (a torn tail cut first) and keeps appending to it; the caller then skips the opening
  * balances, which the journal already holds. A journal written for another exchange definition is refused.
  *
- * Durability: commands are appended to the journal as they are sequenced, before their results are known;
- * the fsync policy decides when they reach the disk, and replies do not wait for it (`batch` syncs each
- * append batch as soon as it is written, `interval` every N ms, `never` leaves it to the OS).
+ * Durability: commands are appended to the journal as they are sequenced, before their results are known,
+ * and written by group commit; the gateway's OutputGate holds every reply and push until the journal covers
+ * what it shows, under the fsync policy (journal/writer.ts: `batch`, the default, syncs before replying;
+ * `interval` N writes before replying and syncs every N ms; `never` writes before replying). The gateway
+ * owns the journal and closes it.
  */
 import type { Clock } from '../core/clock.js';
 import type { ExchangeDefinition } from '../core/exchange/exchange-definition.js';
@@ -14,7 +16,6 @@ import { ConfigError } from '../core/invariant.js';
 import { type ExchangeGateway, InlineGateway } from './gateway.js';
 import { type FsyncPolicy, JournalWriter } from './journal/writer.js';
 import { headerFor, openInlineJournal } from './recovery.js';
-import type { ShardFailure } from './threaded-engine.js';
 import { ThreadedGateway } from './threaded-gateway.js';
 import { stat } from 'node:fs/promises';
 
@@ -24,20 +25,19 @@ export interface EngineSpec {
   /** Journal file; absent: nothing is journaled. */
   readonly journal?: string | undefined;
   readonly fsync?: FsyncPolicy | undefined;
-  readonly onFailure?: ((failure: ShardFailure) => void) | undefined;
 }
 
 export interface OpenedGateway {
+  /** The gateway, owning the journal (if any): `gateway.journal`, closed by `gateway.close()`. */
   readonly gateway: ExchangeGateway;
-  /** The journal being appended to (close it after the gateway). */
-  readonly journal: JournalWriter | undefined;
   /** Records replayed from an existing journal (0 for a fresh start). */
   readonly resumedRecords: number;
   /** Time of the last replayed record, µs (0 for a fresh start). */
   readonly lastTimeUs: number;
 }
 
-const DEFAULT_FSYNC: FsyncPolicy = { fsync: 'interval', everyMs: 20 };
+/** With a journal and no policy given: sync before every reply, with group commit. */
+export const DEFAULT_FSYNC: FsyncPolicy = { fsync: 'batch' };
 
 const sizeOf = (path: string): Promise<number> => stat(path).then((s) => s.size, (e: unknown) => {
   if ((e as NodeJS.ErrnoException).code === 'ENOENT') return 0;
@@ -53,34 +53,34 @@ function sameDefinition(path: string, expected: ExchangeDefinition, stored: Exch
 
 /** @allocates */
 export async function openGateway(def: ExchangeDefinition, clock: Clock, spec: EngineSpec): Promise<OpenedGateway> {
-  const threadedOptions = { shards: spec.shards, onFailure: spec.onFailure };
+  const shards = spec.shards;
   if (spec.journal === undefined) {
-    const gateway = spec.runner === 'inline' ? new InlineGateway(def, clock) : new ThreadedGateway(def, clock, threadedOptions);
-    return { gateway, journal: undefined, resumedRecords: 0, lastTimeUs: 0 };
+    const gateway = spec.runner === 'inline' ? new InlineGateway(def, clock) : new ThreadedGateway(def, clock, { shards });
+    return { gateway, resumedRecords: 0, lastTimeUs: 0 };
   }
   const path = spec.journal;
   const fsync = spec.fsync ?? DEFAULT_FSYNC;
   if (spec.runner === 'inline') {
     const r = await openInlineJournal(path, def, clock, fsync);
-    try {
-      sameDefinition(path, def, r.definition);
-    } catch (e) {
-      await r.journal.close();
-      throw e;
-    }
-    return { gateway: new InlineGateway(def, clock, undefined, r.engine), journal: r.journal, resumedRecords: r.report.records, lastTimeUs: r.lastTimeUs };
+    const gateway = new InlineGateway(def, clock, { engine: r.engine, journal: r.journal });
+    await refuseOther(gateway, path, def, r.definition);
+    return { gateway, resumedRecords: r.report.records, lastTimeUs: r.lastTimeUs };
   }
   if (await sizeOf(path) === 0) {
     const journal = await JournalWriter.open(path, headerFor(def, clock.nowUs()), fsync);
-    return { gateway: new ThreadedGateway(def, clock, { ...threadedOptions, journal }), journal, resumedRecords: 0, lastTimeUs: 0 };
+    return { gateway: new ThreadedGateway(def, clock, { shards, journal }), resumedRecords: 0, lastTimeUs: 0 };
   }
-  const r = await ThreadedGateway.recover(path, clock, fsync, threadedOptions);
+  const r = await ThreadedGateway.recover(path, clock, fsync, { shards });
+  await refuseOther(r.gateway, path, def, r.definition);
+  return { gateway: r.gateway, resumedRecords: r.records, lastTimeUs: r.lastTimeUs };
+}
+
+/** Closes `gateway` and throws when the journal was written for another definition. */
+async function refuseOther(gateway: ExchangeGateway, path: string, expected: ExchangeDefinition, stored: ExchangeDefinition): Promise<void> {
   try {
-    sameDefinition(path, def, r.definition);
+    sameDefinition(path, expected, stored);
   } catch (e) {
-    await r.gateway.close();
-    await r.journal?.close();
+    await gateway.close();
     throw e;
   }
-  return { gateway: r.gateway, journal: r.journal, resumedRecords: r.records, lastTimeUs: r.lastTimeUs };
 }

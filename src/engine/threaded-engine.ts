@@ -17,13 +17,17 @@
  * The thread that calls pump/poll never blocks: `run()` awaits with Atomics.waitAsync.
  * Replies: callbacks fire when R2 completes, which may be before the journal holds the command durably; a
  * front that journals replies only after `flush()` (or the sequencer's flush) resolves.
+ * Callbacks run after the engine has moved past their command: one that throws leaves the engine consistent
+ * (the exception propagates out of pump/poll to the caller, and the command is not applied again).
  *
- * Shard failure: a worker that throws, or exits without being asked to (`close`), fails the whole engine,
- * once: `onFailure` is called with a ShardFailure, `failure` holds it, `submit` answers Busy, pump/poll do
- * nothing and `run`/`stateHash` reject with it. Callbacks of commands still queued or in flight are never
- * called (their results are unknown, not false); those commands were journaled when stamped, so
- * `ThreadedEngine.recover(journalPath, …)` replays them, and a client that never got a reply learns the
- * outcome from the recovered state. `close` on a failed engine terminates the surviving workers.
+ * Failure: a worker that throws, or exits without being asked to (`close`) (ShardFailure), or an invariant
+ * broken while the exchange applies a command (EngineFailure: the state may be half-applied) fails the whole
+ * engine, once: `onFailure` is called, `failure` holds it, `submit` answers Busy, pump/poll do nothing and
+ * `run`/`stateHash` reject with it. Callbacks of commands still queued or in flight are not called by the
+ * engine (their results are unknown, not false) until the owner calls `abandon(code)`, which answers them
+ * all with that code; those commands were journaled when stamped, so `ThreadedEngine.recover(journalPath, …)`
+ * replays them, and a client learns the outcome from the recovered state. `close` on a failed engine
+ * terminates the surviving workers.
  *
  * Recovery (`recover`): repairs the journal (cuts a torn tail), starts fresh workers and replays every
  * journaled record through this engine's own pump/poll path in sequence order with the recorded seq and
@@ -70,7 +74,7 @@ export interface ThreadedEngineOptions {
    * Called once, from an event of the worker's, when the first shard worker fails (see the module header).
    * Must not throw. The engine is unusable afterwards: close it and `recover` from the journal.
    */
-  readonly onFailure?: ((failure: ShardFailure) => void) | undefined;
+  readonly onFailure?: ((failure: EngineFailure) => void) | undefined;
 }
 
 /** Options of `ThreadedEngine.recover`: those of `start` except the journal, which recover opens itself. */
@@ -94,12 +98,27 @@ export interface ThreadedRecovered {
   readonly journal: JournalWriter | undefined;
 }
 
+/** Why an engine stopped: an invariant broke while a command was applied (`cause`), so state may be half-applied. */
+export class EngineFailure extends Error {
+  override readonly name: string = 'EngineFailure';
+  constructor(message: string, cause?: unknown) {
+    super(message, { cause });
+  }
+}
+
 /** Why a threaded engine stopped: shard `shard`'s worker threw (`cause`) or exited (`exitCode`). */
-export class ShardFailure extends Error {
+export class ShardFailure extends EngineFailure {
   override readonly name = 'ShardFailure';
   constructor(readonly shard: number, readonly exitCode: number | undefined, cause?: unknown) {
-    super(cause instanceof Error ? `shard ${shard} failed: ${cause.message}` : `shard ${shard} exited with code ${exitCode}`, { cause });
+    super(cause instanceof Error ? `shard ${shard} failed: ${cause.message}` : `shard ${shard} exited with code ${exitCode}`, cause);
   }
+}
+
+/** The failure an exception thrown while applying command `c` means (an EngineFailure is kept as it is). */
+function applyFailure(e: unknown, c: Command): EngineFailure {
+  if (e instanceof EngineFailure) return e;
+  const what = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+  return new EngineFailure(`applying command seq ${c.seq} (type ${c.type}) broke an invariant: ${what}`, e);
 }
 
 interface Shard {
@@ -146,10 +165,12 @@ export class ThreadedEngine {
   /** The (empty) events passed with answers that never reached a book. */
   readonly #none = new BookEvents(1);
   readonly #wait = new AsyncWait({ timeoutMs: 50 });
-  #failed: ShardFailure | undefined;
+  #failed: EngineFailure | undefined;
+  /** Set by closeIntake: submits answer Busy. */
+  #intakeClosed = false;
   /** Set by close: worker exits from then on are expected. */
   #closing = false;
-  readonly #onFailure: ((failure: ShardFailure) => void) | undefined;
+  readonly #onFailure: ((failure: EngineFailure) => void) | undefined;
 
   private constructor(def: ExchangeDefinition, options: ThreadedEngineOptions, shards: Shard[], shardOf: number[]) {
     this.exchange = new Exchange(def);
@@ -222,7 +243,7 @@ export class ThreadedEngine {
   }
 
   /** The failure that stopped this engine, if any. */
-  get failure(): ShardFailure | undefined {
+  get failure(): EngineFailure | undefined {
     return this.#failed;
   }
 
@@ -242,7 +263,7 @@ export class ThreadedEngine {
   }
 
   #enqueue(cmd: Command, done: ResultCallback, replayed: number): ResultCode {
-    if (this.#failed !== undefined || this.#intake.size === this.#intake.capacity) return ResultCode.Busy;
+    if (this.#failed !== undefined || this.#intakeClosed || this.#intake.size === this.#intake.capacity) return ResultCode.Busy;
     const i = this.#intake.tailSlot();
     this.#intake.cmds[i]!.copyFrom(cmd);
     this.#intake.done[i] = done;
@@ -272,16 +293,26 @@ export class ThreadedEngine {
       }
       if (c.type === CommandType.AmendOrder && this.#pending.size > 0 && this.exchange.amendInFlight(c.orderId)) break;
       const market = c.market;
-      const code = this.exchange.pre(c, book && market >= 0 && market < this.#inFlight.length && this.#inFlight[market]! > 0);
+      let code: ResultCode;
+      try {
+        code = this.exchange.pre(c, book && market >= 0 && market < this.#inFlight.length && this.#inFlight[market]! > 0);
+      } catch (e) {
+        throw this.#fail(applyFailure(e, c));
+      }
       if (code === ResultCode.BalanceNotEnough && this.#pending.size > 0) break; // retry once drained
       this.#headStamped = false;
       const done = q.done[q.head]!;
       if (code !== ResultCode.Ok || !book) {
-        done(code, c, this.#none);
+        // Popped after the callback (a submit from inside it must not take this slot); popped even if it throws.
+        try {
+          done(code, c, this.#none);
+        } finally {
+          q.pop();
+        }
       } else {
         this.#dispatch(c, done);
+        q.pop();
       }
-      q.pop();
       // Publish in slices so a shard starts matching while this thread runs R1 on the rest.
       if ((++moved & PUBLISH_SLICE_MASK) === 0) this.#publishAll();
     }
@@ -312,12 +343,22 @@ export class ThreadedEngine {
         break;
       }
       ring.release(s);
-      const final = this.exchange.post(c, code as ResultCode, ev);
+      let final: ResultCode;
+      try {
+        final = this.exchange.post(c, code as ResultCode, ev);
+      } catch (e) {
+        throw this.#fail(applyFailure(e, c));
+      }
       this.#inFlight[c.market]!--;
-      p.done[p.head]!(final, c, ev);
-      ev.clear();
+      const done = p.done[p.head]!;
+      // The slot's Command stays intact until a later dispatch (pump), which a callback cannot reach.
       p.pop();
       completed++;
+      try {
+        done(final, c, ev);
+      } finally {
+        ev.clear();
+      }
     }
     return completed;
   }
@@ -414,10 +455,64 @@ export class ThreadedEngine {
     return true;
   }
 
-  #fail(failure: ShardFailure): void {
-    if (this.#failed !== undefined || this.#closing) return;
+  /**
+   * Fails the engine from outside (its owner found the read model it keeps beside the engine broken): as
+   * any failure, reported once through onFailure; no-op once failed.
+   */
+  failNow(failure: EngineFailure): void {
+    this.#fail(failure);
+  }
+
+  /** Records the first failure and reports it once; returns the failure that stopped the engine. */
+  #fail(failure: EngineFailure): EngineFailure {
+    if (this.#failed !== undefined || this.#closing) return this.#failed ?? failure;
     this.#failed = failure;
+    // Nothing more will be read: close the result rings so that a wait on one (run, waitForProgress) returns.
+    for (const s of this.#shards) s.events.close();
     this.#onFailure?.(failure);
+    return failure;
+  }
+
+  /**
+   * Stops taking commands without failing: every queued command not yet stamped (so not journaled) is
+   * answered with `code` and dropped; later submits answer Busy; commands already stamped or in flight
+   * complete as usual. Returns how many were answered. (A journal that fails stops intake this way: what
+   * is in flight is applied, so nothing is left half-applied.)
+   */
+  closeIntake(code: ResultCode): number {
+    this.#intakeClosed = true;
+    const q = this.#intake;
+    const keep = this.#headStamped ? 1 : 0;
+    let answered = 0;
+    while (q.size > keep) {
+      // Take from the tail: the head may be stamped and must stay.
+      const i = (q.head + q.size - 1) % q.capacity;
+      q.size--;
+      answered++;
+      guardedCall(q.done[i]!, code, q.cmds[i]!, this.#none);
+    }
+    return answered;
+  }
+
+  /**
+   * After a failure: answers every command still queued or in flight with `code` (their outcome is whatever
+   * the journal holds; see the module header) and empties the queues. Returns how many were answered.
+   * A callback that throws is logged and does not stop the others.
+   */
+  abandon(code: ResultCode): number {
+    invariant(this.#failed !== undefined, 'abandon is for a failed engine');
+    let answered = 0;
+    for (const q of [this.#pending, this.#intake]) {
+      while (q.size > 0) {
+        const c = q.cmds[q.head]!;
+        const done = q.done[q.head]!;
+        q.pop();
+        answered++;
+        guardedCall(done, code, c, this.#none);
+      }
+    }
+    this.#headStamped = false;
+    return answered;
   }
 
   #publishAll(): void {
@@ -441,6 +536,15 @@ export class ThreadedEngine {
     invariant(seq !== NO_SEQ, 'control command found a full ring');
     writeCommand(s.commands.slots64, s.commands.f64Offset(seq), c);
     s.commands.publish(seq);
+  }
+}
+
+/** Calls an answer of closeIntake or abandon; one that throws is logged and does not stop the others. */
+function guardedCall(done: ResultCallback, code: ResultCode, c: Command, ev: BookEvents): void {
+  try {
+    done(code, c, ev);
+  } catch (e) {
+    console.error('ringmatch: a command callback threw:', e);
   }
 }
 

@@ -8,8 +8,10 @@
  * Depth comes from a BookMirror kept from the results (the books themselves are in the workers).
  * Observers see every completed command before its own `done`, in sequence order, after the mirror.
  *
- * Failure: when a shard fails the engine stops (see ThreadedEngine); from then on every submit answers
- * Busy (503 TOO_BUSY) and `onFailure` is told once. With a journal, a restart recovers the state.
+ * Failure (see gateway.ts): an engine failure (a shard dies, an invariant breaks inside pump/poll) stops the
+ * gateway with EngineStopped: the drive loop ends, every command still queued or in flight is answered at
+ * once, later submits too, and `close` terminates the workers. A journal failure stops intake (JournalFailed)
+ * but lets what is in flight complete, so nothing is left half-applied.
  */
 import type { Clock } from '../core/clock.js';
 import type { Command } from '../core/command.js';
@@ -18,34 +20,35 @@ import { BookMirror } from '../core/exchange/book-mirror.js';
 import type { ExchangeDefinition } from '../core/exchange/exchange-definition.js';
 import { BookEvents } from '../core/matching/book-events.js';
 import { ResultCode } from '../core/result-code.js';
-import { addUserCommand, type CommandDone, type ExchangeGateway } from './gateway.js';
+import { addUserCommand, type CommandDone, type ExchangeGateway, GatewayCore, type GatewayStop } from './gateway.js';
 import type { FsyncPolicy, JournalWriter } from './journal/writer.js';
-import { ShardFailure, ThreadedEngine } from './threaded-engine.js';
+import { EngineFailure, ThreadedEngine } from './threaded-engine.js';
 
 export interface ThreadedGatewayOptions {
   /** Shard workers; default 1. Markets are spread over them (market % shards). */
   readonly shards?: number | undefined;
+  /** The journal the engine appends to; the gateway closes it. */
   readonly journal?: JournalWriter | undefined;
-  readonly onFailure?: ((failure: ShardFailure) => void) | undefined;
 }
 
 /** Completed commands between voluntary yields of the drive loop to I/O. */
 const YIELD_EVERY = 256;
 const yieldToIo = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-export class ThreadedGateway implements ExchangeGateway {
+export class ThreadedGateway extends GatewayCore implements ExchangeGateway {
   readonly engine: ThreadedEngine;
   readonly clock: Clock;
   readonly mirror: BookMirror;
-  readonly #listeners: CommandDone[] = [];
   readonly #none = new BookEvents(1);
   #driving: Promise<void> | undefined;
   #active = false;
 
   /** Starts shard workers for `def`, or wraps an engine `recover` returned with the mirror rebuilt on the way. */
   constructor(def: ExchangeDefinition, clock: Clock, options: ThreadedGatewayOptions = {}, recovered?: { engine: ThreadedEngine; mirror: BookMirror }) {
+    super(options.journal);
+    const onFailure = (f: EngineFailure): void => this.stop(ResultCode.EngineStopped, f.message);
     this.engine = recovered?.engine
-      ?? ThreadedEngine.start(def, { clock, shards: options.shards ?? 1, journal: options.journal, onFailure: options.onFailure });
+      ?? ThreadedEngine.start(def, { clock, shards: options.shards ?? 1, journal: options.journal, onFailure });
     this.clock = clock;
     this.mirror = recovered?.mirror ?? new BookMirror(def.markets.length);
   }
@@ -57,11 +60,14 @@ export class ThreadedGateway implements ExchangeGateway {
    * @allocates
    */
   static async recover(path: string, clock: Clock, fsync: FsyncPolicy, options: Omit<ThreadedGatewayOptions, 'journal'> = {}):
-    Promise<{ gateway: ThreadedGateway; journal: JournalWriter | undefined; definition: ExchangeDefinition; records: number; lastTimeUs: number }> {
+    Promise<{ gateway: ThreadedGateway; definition: ExchangeDefinition; records: number; lastTimeUs: number }> {
     let mirror: BookMirror | undefined;
     let lastTimeUs = 0;
+    // The engine reports failures from its start; the gateway it is given to exists only after the replay.
+    const owner: { gateway?: ThreadedGateway } = {};
     const r = await ThreadedEngine.recover(path, {
-      clock, shards: options.shards ?? 1, fsync, onFailure: options.onFailure,
+      clock, shards: options.shards ?? 1, fsync,
+      onFailure: (f) => owner.gateway?.stop(ResultCode.EngineStopped, f.message),
       replayObserver: (engine) => {
         mirror = new BookMirror(engine.exchange.markets.length);
         return (code, c, events) => {
@@ -70,8 +76,11 @@ export class ThreadedGateway implements ExchangeGateway {
         };
       },
     });
-    const gateway = new ThreadedGateway(r.definition, clock, options, { engine: r.engine, mirror: mirror ?? new BookMirror(r.definition.markets.length) });
-    return { gateway, journal: r.journal, definition: r.definition, records: r.report.records, lastTimeUs };
+    const gateway = new ThreadedGateway(r.definition, clock, { ...options, journal: r.journal },
+      { engine: r.engine, mirror: mirror ?? new BookMirror(r.definition.markets.length) });
+    owner.gateway = gateway;
+    if (r.engine.failure !== undefined) gateway.stop(ResultCode.EngineStopped, r.engine.failure.message);
+    return { gateway, definition: r.definition, records: r.report.records, lastTimeUs };
   }
 
   get exchange(): Exchange {
@@ -79,17 +88,20 @@ export class ThreadedGateway implements ExchangeGateway {
   }
 
   submit(cmd: Command, done: CommandDone): void {
+    const stop = this.stopped;
+    if (stop !== undefined) return done(stop.code, cmd, this.#none);
     const code = this.engine.submit(cmd, (final, c, events) => {
+      // The mirror is the read model: an error there is the engine's, not a front's (it stops the gateway).
       if (final === ResultCode.Ok) this.mirror.apply(c, events, this.engine.exchange.orders);
-      for (const l of this.#listeners) l(final, c, events);
-      done(final, c, events);
+      this.complete(final, c, events, done);
     });
     if (code !== ResultCode.Ok) return done(code, cmd, this.#none);
     this.#drive();
   }
 
-  observe(listener: CommandDone): void {
-    this.#listeners.push(listener);
+  protected onStopped(stop: GatewayStop): void {
+    if (this.engine.failure !== undefined) this.engine.abandon(stop.code);
+    else this.engine.closeIntake(stop.code);
   }
 
   depth(market: number, side: number, limit: number, prices: Float64Array, lots: Float64Array): number {
@@ -112,6 +124,7 @@ export class ThreadedGateway implements ExchangeGateway {
   async close(): Promise<void> {
     await this.settled();
     await this.engine.close();
+    await this.closeJournal();
   }
 
   /** Starts the drive loop unless it runs; its first pump happens now (funds commands complete at once). */
@@ -143,10 +156,20 @@ export class ThreadedGateway implements ExchangeGateway {
           await yieldToIo();
         }
       }
-    } catch (e) {
-      // A shard failure was reported through onFailure (submits now answer Busy); anything else is a bug.
-      if (e instanceof ShardFailure) return;
-      console.error('ringmatch: the engine drive loop stopped:', e);
+    } catch (err) {
+      // The engine reported its failures through onFailure (the gateway is stopped). Anything else escaping
+      // pump/poll broke the read model (the mirror): stop too, so nothing runs on a state no one trusts.
+      if (!(err instanceof EngineFailure)) {
+        console.error('ringmatch: the engine drive loop stopped:', err);
+        const reason = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+        this.#failHard(`the drive loop stopped: ${reason}`);
+      }
     }
+  }
+
+  /** Marks the engine failed (so it takes nothing more) and stops the gateway. */
+  #failHard(reason: string): void {
+    this.engine.failNow(new EngineFailure(reason));
+    this.stop(ResultCode.EngineStopped, reason);
   }
 }

@@ -10,7 +10,7 @@ import { ResultCode } from '../../src/core/result-code.js';
 import { InlineEngine } from '../../src/engine/inline-engine.js';
 import { headerFor, recoverFromJournal } from '../../src/engine/recovery.js';
 import { JournalWriter } from '../../src/engine/journal/writer.js';
-import { type ShardFailure, ThreadedEngine } from '../../src/engine/threaded-engine.js';
+import { type EngineFailure, ShardFailure, ThreadedEngine } from '../../src/engine/threaded-engine.js';
 import { CRASH_DEFINITION, CRASH_T0, TickClock, crashPrefix } from '../support/crash-stream.js';
 
 const SEED = 29;
@@ -32,7 +32,7 @@ describe('ThreadedEngine worker failure', () => {
     dir = await mkdtemp(join(tmpdir(), 'ringmatch-wcrash-'));
     const path = join(dir, 'engine.journal');
     const journal = await JournalWriter.open(path, headerFor(CRASH_DEFINITION, CRASH_T0), { fsync: 'never' });
-    const failures: ShardFailure[] = [];
+    const failures: EngineFailure[] = [];
     let reported!: () => void;
     const failed = new Promise<void>((resolve) => { reported = resolve; });
     const engine = ThreadedEngine.start(CRASH_DEFINITION, {
@@ -62,7 +62,8 @@ describe('ThreadedEngine worker failure', () => {
       const raced = await Promise.race([failed.then(() => 'failed'), new Promise((r) => setTimeout(() => r('timeout'), 10_000))]);
       expect(raced).toBe('failed');
       expect(failures).toHaveLength(1);
-      expect(failures[0]!.shard).toBe(1);
+      expect(failures[0]).toBeInstanceOf(ShardFailure);
+      expect((failures[0] as ShardFailure).shard).toBe(1);
       expect(failures[0]!.message).toMatch(/crash requested/);
       expect(engine.failure).toBe(failures[0]);
       expect(engine.submit(commands[i]!)).toBe(ResultCode.Busy);

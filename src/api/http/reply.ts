@@ -2,9 +2,15 @@
  * The one way a response leaves: status, Gate's timing and trace headers, JSON body, written inside
  * `res.cork` (handlers may answer from a callback, where uWS does not cork for us), at most once, and never
  * after the client aborted (uWS invalidates the response object then).
+ *
+ * Durability: every response passes the gateway's OutputGate: it is rendered now (from the state it
+ * describes) and written once the journal covers that state, so a client never reads an effect a crash
+ * could take back. If the journal fails first, a 503 JournalFailed goes out instead.
  */
 import { randomBytes } from 'node:crypto';
 import type { HttpResponse } from 'uWebSockets.js';
+import { ResultCode } from '../../core/result-code.js';
+import type { OutputGate } from '../../engine/output-gate.js';
 import { gateError } from '../error-catalogue.js';
 import { wallMicros } from './wall-time.js';
 
@@ -24,11 +30,14 @@ export class Reply {
   readonly #res: HttpResponse;
   readonly #inUs: number;
   readonly #clientRequestId: string;
+  readonly #gate: OutputGate | undefined;
 
-  constructor(res: HttpResponse, inUs: number, clientRequestId: string) {
+  /** `gate`: the gateway's output gate (absent: written at once, for front-less uses). */
+  constructor(res: HttpResponse, inUs: number, clientRequestId: string, gate?: OutputGate) {
     this.#res = res;
     this.#inUs = inUs;
     this.#clientRequestId = clientRequestId;
+    this.#gate = gate;
     res.onAborted(() => { this.#aborted = true; });
   }
 
@@ -61,6 +70,16 @@ export class Reply {
   #send(status: number, text: string | undefined, headers?: Readonly<Record<string, string>>): void {
     if (this.finished) return;
     this.#sent = true;
+    const gate = this.#gate;
+    if (gate === undefined || gate.passes()) return this.#write(status, text, headers);
+    gate.hold(() => this.#write(status, text, headers), () => {
+      const e = gateError(ResultCode.JournalFailed);
+      this.#write(e.status, JSON.stringify({ label: e.label, message: e.message }), undefined);
+    });
+  }
+
+  #write(status: number, text: string | undefined, headers: Readonly<Record<string, string>> | undefined): void {
+    if (this.#aborted) return;
     const res = this.#res;
     res.cork(() => {
       res.writeStatus(STATUS_TEXT[status] ?? String(status));

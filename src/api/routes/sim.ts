@@ -4,7 +4,9 @@
  *   POST /sim/deposits   {uid, currency, amount, chain?}                  → a deposit on the chain simulation
  *                                                                          (sim/chains; credits spot as it confirms)
  *   POST /sim/clock      {advance_ms} | {set_ms}                          → {now_ms} (simulated clock only)
- *   GET  /sim/state_hash                                                  → {state_hash}
+ *   GET  /sim/state_hash                                                  → {state_hash} (503 once the engine stopped)
+ *   GET  /sim/health                                                      → 200 {status: "ok", …} or 503 {status:
+ *                                                                          "stopped", label, reason, stopped_at}
  * Every request is validated completely before anything changes. Users added here are registered by an
  * AddUser command (journaled like their Credits); their keys live in the key store only.
  */
@@ -13,6 +15,7 @@ import { CommandType } from '../../core/command.js';
 import { AccountKind } from '../../core/ledger/account-kinds.js';
 import { ResultCode } from '../../core/result-code.js';
 import { isPermGroup, permsFrom, type PermsSpec } from '../auth/key-store.js';
+import { gateError } from '../error-catalogue.js';
 import type { ApiDeps } from '../deps.js';
 import { bodyObject } from '../http/api-request.js';
 import type { Router } from '../router.js';
@@ -121,8 +124,23 @@ export function registerSimRoutes(router: Router, deps: ApiDeps): void {
       reply.json(200, { now_ms: Math.floor(target / 1000) });
     } });
 
+  router.add({ method: 'GET', pattern: '/sim/health', access: SIM, limit: 'public',
+    handler: (_req, reply) => {
+      const j = gateway.journal;
+      const journal = j === undefined ? null : {
+        path: j.path, fsync: j.policy.fsync, appended: j.appended, durable: j.durable, last_seq: j.appendedSeq,
+        durable_seq: j.durableSeq, failure: j.failure?.message ?? null,
+      };
+      const stop = gateway.stopped;
+      if (stop === undefined) return reply.json(200, { status: 'ok', journal });
+      const e = gateError(stop.code);
+      reply.json(503, { status: 'stopped', label: e.label, reason: stop.reason, stopped_at: stop.atMs, journal });
+    } });
+
   router.add({ method: 'GET', pattern: '/sim/state_hash', access: SIM, limit: 'public',
     handler: (_req, reply) => {
+      const stop = gateway.stopped;
+      if (stop !== undefined) return reply.error(stop.code);
       gateway.stateHash().then(
         (h) => reply.json(200, { state_hash: h }),
         () => reply.json(500, { label: 'SERVER_ERROR', message: 'state hash unavailable' }),

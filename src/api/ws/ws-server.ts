@@ -65,8 +65,15 @@ export function registerSpotWebSocket(app: TemplatedApp, deps: ApiDeps, feed: Ma
   const windowS = options.authWindowS ?? 60;
   const limiter = new RateLimiter(options.rateLimits ?? { enabled: true });
   const { gateway } = deps;
+  // Every frame leaves through the gateway's output gate (see OutputGate): never before the journal covers
+  // what it shows; a push held when the journal fails is dropped.
+  const gate = gateway.output;
+  const publish = (topic: string, message: string): void => {
+    if (gate.passes()) app.publish(topic, message, false);
+    else gate.hold(() => { app.publish(topic, message, false); });
+  };
   const push = new PushFeed(gateway, feed, {
-    publish: (topic, message) => { app.publish(topic, message, false); },
+    publish,
     subscribers: (topic) => app.numSubscribers(topic),
   }).attach();
   deps.priceTriggers.store.onChange = (o, event) => push.private.onPriceOrder(o, event, gateway.clock.nowUs());
@@ -96,10 +103,14 @@ export function registerSpotWebSocket(app: TemplatedApp, deps: ApiDeps, feed: Ma
       }
     });
   };
-  const send = (ws: WebSocket<Conn>, c: Conn, frame: string): void => {
+  const sendNow = (ws: WebSocket<Conn>, c: Conn, frame: string): void => {
     if (!c.open) return;
     const status = ws.send(frame, false);
     if (status === 2 || ws.getBufferedAmount() > maxBackpressure) cutOff(ws, c);
+  };
+  const send = (ws: WebSocket<Conn>, c: Conn, frame: string): void => {
+    if (gate.passes()) sendNow(ws, c, frame);
+    else gate.hold(() => sendNow(ws, c, frame));
   };
   const authContext = (c: Conn): WsAuthContext => ({ keys: deps.keys, windowS, nowS: wallMicros() / 1e6, ip: c.ip });
 
@@ -111,7 +122,7 @@ export function registerSpotWebSocket(app: TemplatedApp, deps: ApiDeps, feed: Ma
         timers.delete(topic);
         return;
       }
-      app.publish(topic, push.public.bookSnapshot(m, depth, nowUs()), false);
+      publish(topic, push.public.bookSnapshot(m, depth, nowUs()));
     }, intervalMs);
     t.unref();
     timers.set(topic, t);

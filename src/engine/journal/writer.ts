@@ -1,25 +1,34 @@
 /**
  * JournalWriter: appends framed Commands (format in ./format.ts) to a journal file.
  *
- * CONTRACT: a reply for a command may be sent only after a `flush()` called after its `append()` has
- * resolved. What "durable" means is the policy's:
- * - `{ fsync: 'batch' }`: each flush writes what is buffered, then `datasync`s; resolves after the sync.
- * - `{ fsync: 'interval', everyMs }`: each flush writes at once; `datasync` runs at most once per
- *   `everyMs` and a flush resolves after the first sync that started after its records were written.
- *   Group commit: many flushes share one sync.
- * - `{ fsync: 'never' }`: resolves once the bytes are written to the OS (survives a process crash, not
- *   a power loss).
- * A write or sync error fails the writer: pending and later flushes reject, appends throw.
+ * CONTRACT: a reply for a command may be sent only once the writer reports it durable (`durableSeq` has
+ * reached its seq, or a `flush()` called after its `append()` has resolved). What "durable" means is the
+ * policy's:
+ * - `{ fsync: 'batch' }`: written, then `datasync`ed: survives a power loss. Group commit: one write and one
+ *   sync cover every record appended while the previous ones were in progress.
+ * - `{ fsync: 'interval', everyMs }`: written to the OS: survives a process crash. A `datasync` runs at most
+ *   once per `everyMs` in the background, so a power loss loses at most the last `everyMs` of records.
+ * - `{ fsync: 'never' }`: written to the OS (survives a process crash); syncing is left to the OS.
+ * No policy counts a record durable before its bytes are handed to the OS.
  *
- * Mechanics: `append` encodes into a reusable in-memory buffer (synchronous, no allocation for a
- * command without text once the buffer has grown to its working size); `flush` hands the buffer to the
- * OS with async FileHandle writes, never blocking the event loop. One write at a time (file order =
- * append order); appends during a write fill a second buffer. A sync may run beside the next write.
+ * Mechanics: `append` encodes into a reusable in-memory buffer (synchronous, no allocation for a command
+ * without text once the buffer has grown to its working size) and schedules a flush for the end of the
+ * current event-loop turn, so records reach the file without anyone asking; `flush` asks at once. Writes are
+ * async FileHandle writes that never block the event loop, one at a time (file order = append order);
+ * appends during a write fill a second buffer; a sync may run beside the next write.
+ * Progress is reported in counts (`appended`, `written`, `synced`, `durable`) and in sequence numbers
+ * (`appendedSeq`, `durableSeq`: the seq of the last record in each state), and to the watcher (`watch`).
+ *
+ * Failure: the first write or sync error (disk full, I/O error) fails the writer for good: pending and later
+ * flushes reject with a JournalWriteError naming the file and the errno, the watcher's `failed` is told
+ * once, and later appends are dropped (the owner stops intake when told; nothing it appends after a
+ * failure can become durable).
  *
  * `open` creates the file (preamble + header, synced) or, when it already exists and is non-empty,
  * validates its start and appends at its end, keeping the stored header (the `header` argument is
  * then unused; compare `writer.header` if it matters). An existing file must end on a whole record:
- * run `repairJournal` first (recovery replays the journal anyway).
+ * run `repairJournal` first (recovery replays the journal anyway). A new file is created with mode 0600:
+ * records may carry secrets (API keys of users added at run time).
  */
 import { open } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
@@ -32,6 +41,27 @@ import { FRAME_BYTES, MAX_RECORD_BYTES, encodeFileStart, writeFrame } from './fo
 import { readFileStart } from './reader.js';
 
 export type FsyncPolicy = { readonly fsync: 'batch' } | { readonly fsync: 'interval'; readonly everyMs: number } | { readonly fsync: 'never' };
+
+/** What a policy survives, for logs and docs. */
+export function policySurvives(p: FsyncPolicy): string {
+  if (p.fsync === 'batch') return 'a power loss (every reply waits for its fdatasync)';
+  if (p.fsync === 'interval') return `a process crash; a power loss loses at most the last ${p.everyMs} ms`;
+  return 'a process crash; on a power loss, what the OS had not yet written';
+}
+
+/** Told of the writer's progress: `durable(seq)` after each advance of `durableSeq`; `failed` once. */
+export interface JournalWatcher {
+  durable(seq: number): void;
+  failed(error: JournalWriteError): void;
+}
+
+/** A write or sync error of the journal file: `path`, the errno `code` (ENOSPC, EIO…) and the cause. */
+export class JournalWriteError extends Error {
+  override readonly name = 'JournalWriteError';
+  constructor(readonly path: string, readonly code: string, cause: unknown) {
+    super(`journal ${path}: ${code}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  }
+}
 
 interface Waiter { readonly target: number; readonly resolve: () => void; readonly reject: (e: Error) => void }
 
@@ -64,19 +94,27 @@ export class JournalWriter {
   #back = new Uint8Array(INITIAL_BUFFER);
   #frontLen = 0;
   #frontRecords = 0;
+  #frontLastSeq = 0;
   #pos: number;
   #inFlight = 0;
   #appended = 0;
+  #appendedSeq = 0;
   #written = 0;
-  #durable = 0;
+  #writtenSeq = 0;
+  #synced = 0;
+  #syncedSeq = 0;
   #requested = 0;
   #writing = false;
   #syncing = false;
+  #autoFlush = false;
   #lastSyncStart = -Infinity;
   #timer: NodeJS.Timeout | null = null;
   #waiters: Waiter[] = [];
-  #error: Error | null = null;
+  #watcher: JournalWatcher | undefined;
+  #error: JournalWriteError | null = null;
   #closed = false;
+  #closing = false;
+  #injected: string | undefined;
 
   private constructor(path: string, fh: FileHandle, header: JournalHeaderData, policy: FsyncPolicy, pos: number) {
     this.path = path;
@@ -89,7 +127,7 @@ export class JournalWriter {
   /** Creates or reopens the journal at `path` (see the module contract). @allocates */
   static async open(path: string, header: JournalHeaderData, policy: FsyncPolicy): Promise<JournalWriter> {
     if (policy.fsync === 'interval' && !(policy.everyMs >= 0)) throw new RangeError('fsync interval must be ≥ 0 ms');
-    const fh = await open(path, 'wx+').catch((e: unknown) => {
+    const fh = await open(path, 'wx+', 0o600).catch((e: unknown) => {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       return open(path, 'r+');
     });
@@ -114,14 +152,33 @@ export class JournalWriter {
 
   /** Records appended so far (by this writer). */
   get appended(): number { return this.#appended; }
-  /** Records durable under the policy so far. */
-  get durable(): number { return this.#durable; }
+  /** Records handed to the OS so far. */
+  get written(): number { return this.#written; }
+  /** Records synced to the disk so far. */
+  get synced(): number { return this.#synced; }
+  /** Records durable under the policy so far (synced for `batch`, written otherwise). */
+  get durable(): number { return this.policy.fsync === 'batch' ? this.#synced : this.#written; }
+  /** Seq of the last record appended (0 before the first). */
+  get appendedSeq(): number { return this.#appendedSeq; }
+  /** Seq of the last record durable under the policy (0 before the first). */
+  get durableSeq(): number { return this.policy.fsync === 'batch' ? this.#syncedSeq : this.#writtenSeq; }
   /** File size once everything appended is written. */
   get bytes(): number { return this.#pos + this.#inFlight + this.#frontLen; }
+  /** The error that failed the writer, if any. */
+  get failure(): JournalWriteError | null { return this.#error; }
 
-  /** Buffers one framed record of `cmd`; nothing reaches the file until `flush`. */
+  /** Sets the one watcher of this writer's progress (see JournalWatcher); a later call replaces it. */
+  watch(watcher: JournalWatcher | undefined): void {
+    this.#watcher = watcher;
+  }
+
+  /**
+   * Buffers one framed record of `cmd` and schedules a flush at the end of this event-loop turn. After a
+   * failure the record is dropped (see the module contract); after `close` it throws.
+   */
   append(cmd: Command): void {
-    if (this.#closed || this.#error !== null) throw new InvariantError('journal writer is closed or failed');
+    if (this.#closed || this.#closing) throw new InvariantError('journal writer is closed');
+    if (this.#error !== null) return;
     const at = this.#frontLen;
     let n = encodeRecordInto(cmd, this.#front, at + FRAME_BYTES);
     while (n < 0) {
@@ -134,25 +191,32 @@ export class JournalWriter {
     writeFrame(this.#front, at, n);
     this.#frontLen = at + FRAME_BYTES + n;
     this.#frontRecords++;
+    this.#frontLastSeq = cmd.seq;
     this.#appended++;
+    this.#appendedSeq = cmd.seq;
+    if (!this.#autoFlush) {
+      this.#autoFlush = true;
+      setImmediate(this.#flushAppended);
+    }
   }
 
   /** Resolves when every record appended before this call is durable under the policy. */
   flush(): Promise<void> {
     if (this.#error !== null) return Promise.reject(this.#error);
     const target = this.#appended;
-    if (target <= this.#durable) return Promise.resolve();
-    this.#requested = target;
+    if (target <= this.durable) return Promise.resolve();
     const p = new Promise<void>((resolve, reject) => this.#waiters.push({ target, resolve, reject }));
-    this.#pump();
+    this.#request(target);
     return p;
   }
 
-  /** Flushes, then closes the file. Further appends throw. */
+  /** Writes and syncs everything appended (every policy), then closes the file. Further appends throw. */
   async close(): Promise<void> {
     if (this.#closed) return;
+    this.#closing = true;
     try {
       await this.flush();
+      if (this.#error === null && this.#synced < this.#written) await this.#syncNow();
     } finally {
       this.#closed = true;
       if (this.#timer !== null) clearTimeout(this.#timer);
@@ -161,16 +225,43 @@ export class JournalWriter {
     }
   }
 
+  /**
+   * TEST ONLY (fault injection): the next write or sync of the file fails with errno `code` (ENOSPC, EIO…),
+   * as a full or broken disk would make it; the writer then fails as described in the module header.
+   */
+  failNextIoForTesting(code: string): void {
+    this.#injected = code;
+  }
+
+  /** Throws the injected fault, once. */
+  #faultPoint(): void {
+    const code = this.#injected;
+    if (code === undefined) return;
+    this.#injected = undefined;
+    throw Object.assign(new Error(`${code} (injected)`), { code });
+  }
+
+  readonly #flushAppended = (): void => {
+    this.#autoFlush = false;
+    this.#request(this.#appended);
+  };
+
+  #request(target: number): void {
+    if (target > this.#requested) this.#requested = target;
+    this.#pump();
+  }
+
   #pump(): void {
-    if (this.#error !== null) return;
+    if (this.#error !== null || this.#closed) return;
     if (!this.#writing && this.#frontLen > 0 && this.#written < this.#requested) void this.#write();
-    if (!this.#syncing && this.#written > this.#durable && this.policy.fsync !== 'never') this.#scheduleSync();
+    if (!this.#syncing && this.#written > this.#synced && this.policy.fsync !== 'never') this.#scheduleSync();
   }
 
   async #write(): Promise<void> {
     const buf = this.#front;
     const len = this.#frontLen;
     const records = this.#frontRecords;
+    const lastSeq = this.#frontLastSeq;
     this.#front = this.#back;
     this.#back = buf;
     this.#frontLen = 0;
@@ -178,6 +269,7 @@ export class JournalWriter {
     this.#writing = true;
     this.#inFlight = len;
     try {
+      this.#faultPoint();
       await writeAll(this.#fh, buf, len, this.#pos);
     } catch (e) {
       this.#fail(e);
@@ -186,51 +278,68 @@ export class JournalWriter {
     this.#pos += len;
     this.#inFlight = 0;
     this.#written += records;
+    this.#writtenSeq = lastSeq;
     this.#writing = false;
-    if (this.policy.fsync === 'never') this.#settle(this.#written);
+    if (this.policy.fsync !== 'batch') this.#settle();
     this.#pump();
   }
 
   #scheduleSync(): void {
     const wait = this.policy.fsync === 'interval' ? this.#lastSyncStart + this.policy.everyMs - performance.now() : 0;
-    if (wait <= 0) {
+    if (wait <= 0 || this.#closing) {
       void this.#sync();
     } else if (this.#timer === null) {
       this.#timer = setTimeout(() => {
         this.#timer = null;
         this.#pump();
       }, Math.ceil(wait));
+      // A background sync alone must not keep the process alive (close() syncs what is left).
+      this.#timer.unref();
     }
   }
 
   async #sync(): Promise<void> {
     const target = this.#written;
+    const targetSeq = this.#writtenSeq;
     this.#syncing = true;
     this.#lastSyncStart = performance.now();
     try {
+      this.#faultPoint();
       await this.#fh.datasync();
     } catch (e) {
       this.#fail(e);
       return;
     }
     this.#syncing = false;
-    this.#settle(target);
+    this.#synced = target;
+    this.#syncedSeq = targetSeq;
+    if (this.policy.fsync === 'batch') this.#settle();
     this.#pump();
   }
 
-  #settle(durable: number): void {
-    this.#durable = durable;
+  /** A final sync at close, whatever the policy (waits for one in progress first). */
+  async #syncNow(): Promise<void> {
+    while (this.#syncing) await new Promise((r) => setImmediate(r));
+    if (this.#error === null && this.#synced < this.#written) await this.#sync();
+  }
+
+  #settle(): void {
+    const durable = this.durable;
     let i = 0;
     while (i < this.#waiters.length && this.#waiters[i]!.target <= durable) this.#waiters[i++]!.resolve();
     if (i > 0) this.#waiters.splice(0, i);
+    this.#watcher?.durable(this.durableSeq);
   }
 
   #fail(e: unknown): void {
-    const error = e instanceof Error ? e : new Error(String(e));
+    const error = new JournalWriteError(this.path, (e as NodeJS.ErrnoException).code ?? 'EIO', e);
     this.#error = error;
     this.#writing = false;
     this.#syncing = false;
+    if (this.#timer !== null) clearTimeout(this.#timer);
+    this.#timer = null;
     for (const w of this.#waiters) w.reject(error);
     this.#waiters.length = 0;
+    this.#watcher?.failed(error);
   }
 }

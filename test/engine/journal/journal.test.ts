@@ -88,23 +88,58 @@ describe('journal write/read', () => {
     await w.close();
   });
 
-  it('interval: a flush waits for the next permitted sync; flushes in flight share syncs', async () => {
+  it('interval: a flush resolves once written; syncs run in the background at most once per interval', async () => {
     const file = path.join(await dirs.make(), 'j.log');
     const w = await JournalWriter.open(file, HEADER, { fsync: 'interval', everyMs: 60 });
     const cmd = new Command();
+    const seen: number[] = [];
+    w.watch({ durable: (seq) => seen.push(seq), failed: () => undefined });
+    cmd.seq = 1;
     w.append(cmd);
-    const t0 = performance.now();
     await w.flush();
+    expect((await readAll(file)).report.records).toBe(1);
+    expect(w.durableSeq).toBe(1);
+    const t0 = performance.now();
+    cmd.seq = 2;
     w.append(cmd);
     const a = w.flush();
+    cmd.seq = 3;
     w.append(cmd);
     const b = w.flush();
     await Promise.all([a, b]);
-    expect(performance.now() - t0).toBeGreaterThanOrEqual(59);
+    // Written (readable) without waiting for the next permitted sync…
+    expect(performance.now() - t0).toBeLessThan(55);
     expect(w.durable).toBe(3);
-    await w.close();
     expect((await readAll(file)).report.records).toBe(3);
+    expect(seen.at(-1)).toBe(3);
+    // …which follows in the background, within the interval.
+    const deadline = performance.now() + 2_000;
+    while (w.synced < 3 && performance.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    expect(w.synced).toBe(3);
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(50);
+    await w.close();
   });
+
+  for (const fsync of ['batch', 'never'] as const) {
+    it(`${fsync}: appended records reach the file within an event-loop turn or two, with no flush asked`, async () => {
+      const file = path.join(await dirs.make(), 'j.log');
+      const w = await JournalWriter.open(file, HEADER, { fsync });
+      const cmd = new Command();
+      const seen: number[] = [];
+      w.watch({ durable: (seq) => seen.push(seq), failed: () => undefined });
+      for (let i = 1; i <= 50; i++) {
+        cmd.seq = i;
+        w.append(cmd);
+      }
+      expect(w.appendedSeq).toBe(50);
+      const deadline = performance.now() + 5_000;
+      while (w.durableSeq < 50 && performance.now() < deadline) await new Promise((r) => setTimeout(r, 2));
+      expect(w.durableSeq).toBe(50);
+      expect(seen.at(-1)).toBe(50);
+      expect((await readAll(file)).report.records).toBe(50);
+      await w.close();
+    });
+  }
 
   it('flush with nothing appended resolves at once; appending after close throws', async () => {
     const file = path.join(await dirs.make(), 'j.log');
