@@ -28,6 +28,10 @@
  * The unified-account commands (UnifiedBorrow, UnifiedRepay, UnifiedAccrue, UnifiedSetMode) are laid out in
  * unified/unified-commands.ts.
  *
+ * Any command may carry records of the fronts (API keys, wallet records, price triggers …) in `record`: the
+ * text of a JSON object applied iff the command succeeds (records/record-table.ts). PutRecords carries
+ * nothing else.
+ *
  * Funds commands on a wide currency carry their units as a decimal integer in `text` (amount 0). A withdrawal's
  * hold is keyed by its numeric id (`orderId`, the digits of Gate's `w…` id); see ledger/withdraw-funds.ts.
  *
@@ -49,6 +53,8 @@ export const CommandType = {
   WithdrawRelease: 15,
   /** Registers user `uid` (a sub-account of `toUid` when non-zero): users added at run time are in the log too. */
   AddUser: 16,
+  /** Puts the records in `record` and nothing else (see records/record-table.ts). */
+  PutRecords: 17,
   /** Unified account (see unified/unified-commands.ts for their fields). */
   UnifiedBorrow: 30,
   UnifiedRepay: 31,
@@ -84,6 +90,8 @@ export class Command {
   toSub = 0;
   /** Client label (`t-…`) of a PlaceOrder, or '' — journal and order store only. */
   text = '';
+  /** Records of the fronts as a JSON object's text, or '' — journal and the ledger thread only (never a ring). */
+  record = '';
   /** STP group of the owner (stamped in R1; not journaled). */
   stpId = 0;
   /** Extra hold an amend reserved in R1, released or settled in R2 (not journaled). */
@@ -95,7 +103,7 @@ export class Command {
     this.seq = 0; this.time = 0; this.uid = 0; this.market = 0; this.orderId = 0; this.side = 0;
     this.orderType = 0; this.tif = 0; this.price = 0; this.amount = 0; this.iceberg = 0; this.stpAct = 0;
     this.currency = 0; this.kind = 0; this.sub = 0; this.toUid = 0; this.toKind = 0; this.toSub = 0;
-    this.text = ''; this.stpId = 0; this.reserved = 0;
+    this.text = ''; this.record = ''; this.stpId = 0; this.reserved = 0;
     return this;
   }
 
@@ -106,7 +114,7 @@ export class Command {
     this.orderId = other.orderId; this.side = other.side; this.orderType = other.orderType; this.tif = other.tif;
     this.price = other.price; this.amount = other.amount; this.iceberg = other.iceberg; this.stpAct = other.stpAct;
     this.currency = other.currency; this.kind = other.kind; this.sub = other.sub; this.toUid = other.toUid;
-    this.toKind = other.toKind; this.toSub = other.toSub; this.text = other.text; this.stpId = other.stpId;
+    this.toKind = other.toKind; this.toSub = other.toSub; this.text = other.text; this.record = other.record; this.stpId = other.stpId;
     this.reserved = other.reserved;
     return this;
   }

@@ -279,7 +279,8 @@ export class ThreadedEngine {
     while (q.size > 0 && this.#failed === undefined) {
       const c = q.cmds[q.head]!;
       const book = isBookCommand(c.type);
-      if (!book && this.#pending.size > 0) break; // funds commands are barriers
+      // Funds commands are barriers (R2 in flight may change what they read); records touch no balance.
+      if (!book && c.type !== CommandType.PutRecords && this.#pending.size > 0) break;
       if (book && this.#shards[this.#shardOf[c.market] ?? 0]!.commands.freeSlots() === 0) break;
       if (book && this.#pending.size === this.#pending.capacity) break;
       if (!this.#headStamped) {

@@ -6,8 +6,9 @@
  * returned by `encodeCommand` / `encodeRecord` is a view into that builder's buffer, valid only until the
  * next encode on the same builder: copy it (or write it out) first. Passing your own `builder` gives the
  * view that builder's lifetime instead. `encodeRecordInto` copies straight into a caller's buffer.
- * Cost: no allocation when `text` is empty, apart from flatbuffers' own `clear()` (one empty vtable
- * list) and the returned view; a non-empty text is UTF-8 encoded (@allocates).
+ * Cost: no allocation when `text` and `record` are empty, apart from flatbuffers' own `clear()` (one empty
+ * vtable list) and the returned view; a non-empty text or record is UTF-8 encoded (@allocates). Journal
+ * records carry `record`; the root Command table (rings, tests) does not.
  *
  * Ranges: enum fields are `ubyte` (0..255) and index fields `int` (32-bit signed); a value outside its
  * field's range would be silently truncated on the wire, so encoding throws InvariantError instead.
@@ -144,10 +145,12 @@ export function decodeCommand(bytes: Uint8Array, out: Command, offset = 0): void
 function buildRecord(b: Builder, c: Command): number {
   checkRanges(c);
   const text = c.text.length === 0 ? 0 : b.createString(c.text);
+  const record = c.record.length === 0 ? 0 : b.createString(c.record);
   FbJournalRecord.startJournalRecord(b);
   FbJournalRecord.addFields(b, FbCommandFields.createCommandFields(b, c.seq, c.time, c.uid, c.orderId, c.price, c.amount,
     c.iceberg, c.toUid, c.market, c.currency, c.sub, c.toSub, c.type, c.side, c.orderType, c.tif, c.stpAct, c.kind, c.toKind));
   if (text !== 0) FbJournalRecord.addText(b, text);
+  if (record !== 0) FbJournalRecord.addRecord(b, record);
   return FbJournalRecord.endJournalRecord(b);
 }
 
@@ -185,6 +188,7 @@ export function decodeRecord(bytes: Uint8Array, out: Command, offset = 0): boole
     const v = rec.command(commandView);
     if (v === null) return false;
     readCommand(v, out);
+    out.record = '';
     return true;
   }
   out.seq = f.seq(); out.time = f.time(); out.uid = f.uid(); out.orderId = f.orderId(); out.price = f.price();
@@ -193,6 +197,8 @@ export function decodeRecord(bytes: Uint8Array, out: Command, offset = 0): boole
   out.orderType = f.orderType(); out.tif = f.tif(); out.stpAct = f.stpAct(); out.kind = f.kind(); out.toKind = f.toKind();
   const text = rec.text();
   out.text = typeof text === 'string' ? text : '';
+  const record = rec.record();
+  out.record = typeof record === 'string' ? record : '';
   return true;
 }
 

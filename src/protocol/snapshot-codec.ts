@@ -18,6 +18,7 @@ import { invariant } from '../core/invariant.js';
 import type { AmountColumn, TextColumn } from '../core/ledger/columns.js';
 import type { LedgerState } from '../core/ledger/ledger-state.js';
 import type { UnifiedStateData } from '../core/unified/unified-state.js';
+import type { RecordTableData } from '../core/records/record-table.js';
 import {
   AmountColumn as FbAmountColumn,
   BookSnapshot as FbBookSnapshot,
@@ -157,6 +158,7 @@ export function encodeSnapshot(d: SnapshotData): Uint8Array {
   const books = FbSnapshot.createBooksVector(b, d.books.map((k) => buildBook(b, k)));
   const def = b.createString(d.definitionJson);
   const unified = d.exchange.unified === undefined ? 0 : b.createString(JSON.stringify(d.exchange.unified));
+  const records = d.exchange.records === undefined || d.exchange.records.length === 0 ? 0 : b.createString(JSON.stringify(d.exchange.records));
   FbSnapshot.startSnapshot(b);
   FbSnapshot.addFormatVersion(b, d.formatVersion);
   FbSnapshot.addSeq(b, d.seq);
@@ -168,6 +170,7 @@ export function encodeSnapshot(d: SnapshotData): Uint8Array {
   FbSnapshot.addTrades(b, trades);
   FbSnapshot.addBooks(b, books);
   if (unified !== 0) FbSnapshot.addUnifiedJson(b, unified);
+  if (records !== 0) FbSnapshot.addRecordsJson(b, records);
   b.finish(FbSnapshot.endSnapshot(b));
   return b.asUint8Array();
 }
@@ -262,6 +265,7 @@ export function decodeSnapshot(bytes: Uint8Array): SnapshotData {
     exchange: {
       ledger: readLedger(ledger), orders: readOrders(orders), trades: readTrades(trades), lastOrderId: s.lastOrderId(),
       ...(s.unifiedJson() === null ? {} : { unified: JSON.parse(s.unifiedJson()!) as UnifiedStateData }),
+      ...(s.recordsJson() === null ? {} : { records: JSON.parse(s.recordsJson()!) as RecordTableData }),
     },
     books,
   };

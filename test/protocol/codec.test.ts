@@ -29,6 +29,23 @@ describe('command codec', () => {
     }
   });
 
+  it('journal records carry the fronts\' records (empty, ASCII and UTF-8 JSON); the ring table does not', () => {
+    const r = new Prng(8);
+    const a = new Command();
+    const b = new Command();
+    const records = ['', '{"key/k1":{"secret":"s","uid":1}}', '{"sub/7":{"remark":"ünï €"},"acct/7":null}', `{"pt/1":"${'z'.repeat(5000)}"}`];
+    for (let i = 0; i < 400; i++) {
+      randomCommand(r, a);
+      a.record = records[i % records.length]!;
+      b.clear();
+      decodeRecord(encodeRecord(a), b);
+      expect(plain(b)).toEqual(plain(a));
+      b.record = 'stale';
+      decodeCommand(encodeCommand(a), b);
+      expect(b.record).toBe('stale');
+    }
+  });
+
   it('keeps MAX_SAFE_INTEGER, its negation and 2^31 boundaries exact in every double field', () => {
     const a = new Command();
     const b = new Command();

@@ -2,7 +2,8 @@
 // markets; orders on every account (spot, isolated margin with flags, cross margin, unified); amends that
 // come back to the same few orders again and again (including no-change and below-filled rejections);
 // cancels and cancel-alls; credits, debits and transfers between accounts; withdrawal holds, settles and
-// releases; users added at run time; unified and margin loans, mode switches and interest accruals.
+// releases; users added at run time; unified and margin loans, mode switches and interest accruals; the
+// fronts' records, alone (PutRecords) or riding on other commands (applied only when those succeed).
 // The inline runner is the oracle: a pipelining runner must give the same codes and the same state hash.
 // Amends and cancels aim at real orders: `next(ex)` reads the oracle's exchange (the inline run that
 // generates the stream) for the latest orders' owners and markets, so most of them reach the book.
@@ -80,8 +81,21 @@ export class PipelineStream {
    * exchange of the inline run applying the stream as it is generated). @allocates
    */
   next(ex: Exchange): Command {
+    const c = this.#next(ex);
+    const r = this.#r;
+    if (c.type !== CommandType.PutRecords && r.chance(0.04)) c.record = this.#records();
+    return c;
+  }
+
+  #next(ex: Exchange): Command {
     const r = this.#r;
     const k = r.nextInt(1000);
+    if (k < 25) {
+      const c = new Command();
+      c.type = CommandType.PutRecords;
+      c.record = r.chance(0.02) ? '{not json' : this.#records();
+      return c;
+    }
     if (k < 450) return this.#place();
     if (k < 680) return this.#amend(ex);
     if (k < 800) return this.#cancel(ex);
@@ -91,6 +105,17 @@ export class PipelineStream {
     if (k < 935) return this.#addUser();
     if (k < 990) return this.#loan();
     return this.#unified();
+  }
+
+  /** A JSON object of 1–3 records over a small key space (so keys are overwritten and tombstoned). */
+  #records(): string {
+    const r = this.#r;
+    const out: Record<string, unknown> = {};
+    for (let i = 1 + r.nextInt(3); i > 0; i--) {
+      const key = `t/${r.nextInt(40)}`;
+      out[key] = r.chance(0.15) ? null : { v: r.nextInt(1_000_000), s: 'ü'.repeat(r.nextInt(3)) };
+    }
+    return JSON.stringify(out);
   }
 
   #user(): number {

@@ -16,6 +16,7 @@
 import { type AmountColumn, packAmounts, packText, type TextColumn, unpackAmounts, unpackText } from '../ledger/columns.js';
 import type { LedgerState } from '../ledger/ledger-state.js';
 import type { UnifiedStateData } from '../unified/unified-state.js';
+import type { RecordTableData } from '../records/record-table.js';
 import { invariant } from '../invariant.js';
 import { AccountKind } from '../ledger/account-kinds.js';
 import type { OrderStore } from './order-store.js';
@@ -74,6 +75,8 @@ export interface ExchangeState {
   readonly lastOrderId: number;
   /** Unified-account modes, accrual hour and records; absent in snapshots written before them. */
   readonly unified?: UnifiedStateData | undefined;
+  /** The fronts' records (records/record-table.ts); absent in snapshots written before them. */
+  readonly records?: RecordTableData | undefined;
 }
 
 type Column = Float64Array | Int32Array | Uint8Array;

@@ -5,7 +5,10 @@
  *   R1  `pre(cmd)`            checks and holds funds, stamps the order id and STP group; a rejection ends it.
  *   ME  `applyToBook(...)`    the market's book matches (inline, or in a shard worker behind a ring).
  *   R2  `post(cmd, code, ev)` settles fills and fees, releases holds of finished orders, updates records.
- * Funds commands (credit, debit, transfer) complete in `pre`.
+ * Funds commands (credit, debit, transfer) complete in `pre`. Records a command carries (`Command.record`,
+ * records/record-table.ts) are applied when it succeeds: in `pre` for commands that complete there, in
+ * `post` for book commands the book accepted; a malformed record text rejects the command (InvalidParam)
+ * before anything changes.
  *
  * Pipelining (the threaded runner runs R1 of later commands before R2 of earlier ones) is safe because R2 only
  * ever adds to available balances: a pipelined R1 sees at most the funds an inline one would, so whatever
@@ -43,6 +46,7 @@ import { applyUnified } from '../unified/unified-commands.js';
 import { unifiedOutflow } from '../unified/unified-outflow.js';
 import { resolveUnifiedParams } from '../unified/unified-params.js';
 import { UnifiedState } from '../unified/unified-state.js';
+import { parseRecords, RecordTable } from '../records/record-table.js';
 
 /**
  * The packed account byte (order-store.ts packAccount) of a PlaceOrder's `kind`, `sub` and flags (`toKind`),
@@ -83,6 +87,8 @@ export class Exchange {
   readonly trades: TradeLog;
   /** Unified-account modes, accrual hour and loan records (loans themselves are ledger columns). */
   readonly unified: UnifiedState;
+  /** The fronts' records (API keys, wallet records, price triggers …), put by commands. */
+  readonly records = new RecordTable();
   readonly markets: readonly Market[];
   /** Currency codes by index (the `currency` field of commands). */
   readonly currencies: readonly string[];
@@ -155,6 +161,17 @@ export class Exchange {
    * else the rejection (nothing changed). `pessimistic`: fills of this market may be in flight (see header).
    */
   pre(c: Command, pessimistic = false): ResultCode {
+    if (c.record === '') return this.#pre(c, pessimistic);
+    const puts = parseRecords(c.record);
+    if (puts === undefined) return ResultCode.InvalidParam;
+    const code = this.#pre(c, pessimistic);
+    // A book command's records wait for its final answer in R2: R1 may pass on a stale view (a pipelined
+    // cancel of an order already filled) where the final answer is the inline one.
+    if (code === ResultCode.Ok && !isBookCommand(c.type)) this.records.apply(puts, c.seq, 0);
+    return code;
+  }
+
+  #pre(c: Command, pessimistic: boolean): ResultCode {
     switch (c.type) {
       case CommandType.PlaceOrder: return this.#prePlace(c);
       case CommandType.AmendOrder: {
@@ -171,6 +188,7 @@ export class Exchange {
       case CommandType.WithdrawSettle:
       case CommandType.WithdrawRelease: return this.#withdrawal(c);
       case CommandType.AddUser: return this.ledger.addUser(c.uid, c.toUid);
+      case CommandType.PutRecords: return ResultCode.Ok;
       case CommandType.UnifiedBorrow:
       case CommandType.UnifiedRepay:
       case CommandType.UnifiedAccrue:
@@ -189,6 +207,7 @@ export class Exchange {
       // A fill in flight may have finished the order after R1 saw it open: answer as inline R1 would.
       return code === ResultCode.OrderNotFound && c.type !== CommandType.PlaceOrder ? this.#goneCode(c) : code;
     }
+    if (c.record !== '') this.records.apply(parseRecords(c.record)!, c.seq, c.type === CommandType.PlaceOrder ? c.orderId : 0);
     const m = c.market;
     const time = c.time;
     const L = this.ledger;
@@ -234,6 +253,7 @@ export class Exchange {
     this.orders.hashInto(h);
     h.add(this.#lastOrderId).add(this.trades.count);
     this.unified.hashInto(h);
+    this.records.hashInto(h);
     for (const b of bookHashes) h.addString(b);
     return h.digest();
   }
@@ -246,6 +266,7 @@ export class Exchange {
       trades: exportTrades(this.trades),
       lastOrderId: this.#lastOrderId,
       unified: this.unified.exportData(),
+      records: this.records.exportData(),
     };
   }
 
@@ -259,6 +280,7 @@ export class Exchange {
     importTrades(this.trades, state.trades);
     this.#lastOrderId = state.lastOrderId;
     if (state.unified !== undefined) this.unified.importData(state.unified);
+    if (state.records !== undefined) this.records.importData(state.records);
   }
 
   assertInvariants(): void {

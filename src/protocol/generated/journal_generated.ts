@@ -388,8 +388,18 @@ text(optionalEncoding?:any):string|Uint8Array|null {
   return offset ? this.bb!.__string(this.bb_pos + offset, optionalEncoding) : null;
 }
 
+/**
+ * The fronts' records the command carries (a JSON object's text; src/core/records); absent when none.
+ */
+record():string|null
+record(optionalEncoding:flatbuffers.Encoding):string|Uint8Array|null
+record(optionalEncoding?:any):string|Uint8Array|null {
+  const offset = this.bb!.__offset(this.bb_pos, 10);
+  return offset ? this.bb!.__string(this.bb_pos + offset, optionalEncoding) : null;
+}
+
 static startJournalRecord(builder:flatbuffers.Builder) {
-  builder.startObject(3);
+  builder.startObject(4);
 }
 
 static addCommand(builder:flatbuffers.Builder, commandOffset:flatbuffers.Offset) {
@@ -402,6 +412,10 @@ static addFields(builder:flatbuffers.Builder, fieldsOffset:flatbuffers.Offset) {
 
 static addText(builder:flatbuffers.Builder, textOffset:flatbuffers.Offset) {
   builder.addFieldOffset(2, textOffset, 0);
+}
+
+static addRecord(builder:flatbuffers.Builder, recordOffset:flatbuffers.Offset) {
+  builder.addFieldOffset(3, recordOffset, 0);
 }
 
 static endJournalRecord(builder:flatbuffers.Builder):flatbuffers.Offset {

@@ -2693,8 +2693,19 @@ unifiedJson(optionalEncoding?:any):string|Uint8Array|null {
   return offset ? this.bb!.__string(this.bb_pos + offset, optionalEncoding) : null;
 }
 
+/**
+ * The fronts' records (core/records/record-table.ts, RecordTableData: [key, value, seq, order id] rows
+ * in table order) as JSON; absent in snapshots written before them.
+ */
+recordsJson():string|null
+recordsJson(optionalEncoding:flatbuffers.Encoding):string|Uint8Array|null
+recordsJson(optionalEncoding?:any):string|Uint8Array|null {
+  const offset = this.bb!.__offset(this.bb_pos, 24);
+  return offset ? this.bb!.__string(this.bb_pos + offset, optionalEncoding) : null;
+}
+
 static startSnapshot(builder:flatbuffers.Builder) {
-  builder.startObject(10);
+  builder.startObject(11);
 }
 
 static addFormatVersion(builder:flatbuffers.Builder, formatVersion:number) {
@@ -2747,6 +2758,10 @@ static startBooksVector(builder:flatbuffers.Builder, numElems:number) {
 
 static addUnifiedJson(builder:flatbuffers.Builder, unifiedJsonOffset:flatbuffers.Offset) {
   builder.addFieldOffset(9, unifiedJsonOffset, 0);
+}
+
+static addRecordsJson(builder:flatbuffers.Builder, recordsJsonOffset:flatbuffers.Offset) {
+  builder.addFieldOffset(10, recordsJsonOffset, 0);
 }
 
 static endSnapshot(builder:flatbuffers.Builder):flatbuffers.Offset {
