@@ -43,6 +43,9 @@ import { OutputGate } from './output-gate.js';
 /** `cmd` carries what the engine stamped (seq, time, a new order's id); it and `events` are valid during the call only. */
 export type CommandDone = (code: ResultCode, cmd: Command, events: BookEvents) => void;
 
+/** One command of a group and its callback. */
+export type GroupEntry = readonly [Command, CommandDone];
+
 /** Why a gateway stopped taking commands. */
 export interface GatewayStop {
   /** What submits answer now: EngineStopped or JournalFailed. */
@@ -63,6 +66,12 @@ export interface ExchangeGateway {
   /** Why intake stopped, or undefined while the gateway takes commands. */
   readonly stopped: GatewayStop | undefined;
   submit(cmd: Command, done: CommandDone): void;
+  /**
+   * Submits commands that belong together as one journal group: after a crash, either all of them are
+   * recovered or none (journal/format.ts). Each is applied as if submitted alone (one failing does not stop
+   * the others) and gets its own `done`. Nothing else is sequenced between them.
+   */
+  submitGroup(group: readonly GroupEntry[]): void;
   /** Calls `listener` after every command, before the command's own `done` (market data, logs). */
   observe(listener: CommandDone): void;
   /** Calls `listener` once when intake stops (see GatewayStop). */
@@ -174,8 +183,8 @@ export class InlineGateway extends GatewayCore implements ExchangeGateway {
   readonly engine: InlineEngine;
   readonly clock: Clock;
   readonly #none = new BookEvents(1);
-  /** Commands submitted while another one's callbacks run, with their `done`s (re-entrancy). */
-  readonly #queued: [Command, CommandDone][] = [];
+  /** Commands submitted while another one's callbacks run, with their `done`s and group flags (re-entrancy). */
+  readonly #queued: [Command, CommandDone, boolean][] = [];
   #running = false;
 
   /** A fresh engine for `def`, or `options.engine` (e.g. one a journal was replayed into). */
@@ -190,18 +199,31 @@ export class InlineGateway extends GatewayCore implements ExchangeGateway {
   }
 
   submit(cmd: Command, done: CommandDone): void {
+    this.#run([[cmd, done]]);
+  }
+
+  submitGroup(group: readonly GroupEntry[]): void {
+    this.#run(group);
+  }
+
+  /** Applies `entries` (one command, or a group) now, or queues them behind the command whose callbacks run. */
+  #run(entries: readonly GroupEntry[]): void {
     const stop = this.stopped;
-    if (stop !== undefined) return done(stop.code, cmd, this.#none);
+    if (stop !== undefined) {
+      for (const [cmd, done] of entries) done(stop.code, cmd, this.#none);
+      return;
+    }
+    const last = entries.length - 1;
     if (this.#running) {
-      this.#queued.push([new Command().copyFrom(cmd), done]);
+      entries.forEach(([cmd, done], i) => this.#queued.push([new Command().copyFrom(cmd), done, i < last]));
       return;
     }
     this.#running = true;
     try {
-      this.#apply(cmd, done);
+      entries.forEach(([cmd, done], i) => this.#apply(cmd, done, i < last));
       for (let q = this.#queued.shift(); q !== undefined; q = this.#queued.shift()) {
         if (this.stopped !== undefined) this.complete(this.stopped.code, q[0], this.#none, q[1]);
-        else this.#apply(q[0], q[1]);
+        else this.#apply(q[0], q[1], q[2]);
       }
     } finally {
       this.#running = false;
@@ -209,10 +231,10 @@ export class InlineGateway extends GatewayCore implements ExchangeGateway {
     }
   }
 
-  #apply(cmd: Command, done: CommandDone): void {
+  #apply(cmd: Command, done: CommandDone, continues: boolean): void {
     let code: ResultCode;
     try {
-      code = this.engine.submit(cmd);
+      code = this.engine.submit(cmd, continues);
     } catch (e) {
       // A broken invariant: the state may be half-applied. Nothing more is taken.
       this.stop(ResultCode.EngineStopped, `applying command seq ${cmd.seq} (type ${cmd.type}) broke an invariant: ${e instanceof Error ? e.message : String(e)}`);

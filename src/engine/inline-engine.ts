@@ -45,9 +45,12 @@ export class InlineEngine {
     this.sequencer = new Sequencer(options.clock, options.journal, options.lastSeq ?? 0);
   }
 
-  /** Sequences, journals and applies one command; returns its result code. */
-  submit(cmd: Command): ResultCode {
-    this.sequencer.stamp(cmd);
+  /**
+   * Sequences, journals and applies one command; returns its result code. `continues`: the next command
+   * submitted belongs to the same journal group (see journal/format.ts).
+   */
+  submit(cmd: Command, continues = false): ResultCode {
+    this.sequencer.stamp(cmd, continues);
     return this.apply(cmd);
   }
 

@@ -30,14 +30,17 @@ export class Sequencer {
     if (seq > this.#seq) this.#seq = seq;
   }
 
-  /** Stamps `seq` and `time` and journals the command (as the client sent it: derived fields are not kept). */
-  stamp(cmd: Command): void {
+  /**
+   * Stamps `seq` and `time` and journals the command (as the client sent it: derived fields are not kept).
+   * `continues`: the next command stamped belongs to the same journal group (all or nothing after a crash).
+   */
+  stamp(cmd: Command, continues = false): void {
     cmd.seq = ++this.#seq;
     cmd.time = this.#clock.nowUs();
     if (cmd.type === CommandType.PlaceOrder) cmd.orderId = 0;
     cmd.stpId = 0;
     cmd.reserved = 0;
-    this.#journal?.append(cmd);
+    this.#journal?.append(cmd, continues);
   }
 
   /** Resolves when every stamped command is durable under the journal's policy (at once without a journal). */

@@ -137,12 +137,15 @@ class CommandQueue {
   readonly done: ResultCallback[];
   /** 1 where the entry is a journaled command being replayed (already stamped, not journaled again). */
   readonly replayed: Uint8Array;
+  /** 1 where the next entry belongs to the same journal group (see journal/format.ts). */
+  readonly continues: Uint8Array;
   head = 0;
   size = 0;
   constructor(readonly capacity: number) {
     this.cmds = Array.from({ length: capacity }, () => new Command());
     this.done = new Array<ResultCallback>(capacity).fill(noop);
     this.replayed = new Uint8Array(capacity);
+    this.continues = new Uint8Array(capacity);
   }
   /** The slot to fill for a new tail entry (caller then calls commit). */
   tailSlot(): number { return (this.head + this.size) % this.capacity; }
@@ -254,20 +257,33 @@ export class ThreadedEngine {
 
   /** Queues a command (copied); returns Busy when the intake is full or the engine has failed, else Ok. */
   submit(cmd: Command, done: ResultCallback = noop): ResultCode {
-    return this.#enqueue(cmd, done, 0);
+    return this.#enqueue(cmd, done, 0, 0);
+  }
+
+  /**
+   * Queues commands that form one journal group (all or nothing after a crash; journal/format.ts), one
+   * after another in intake so nothing comes between them; each gets its own callback. Returns Busy (none
+   * queued) when they do not all fit or the engine has failed, else Ok.
+   */
+  submitGroup(cmds: readonly Command[], done: readonly ResultCallback[]): ResultCode {
+    const n = cmds.length;
+    if (this.#failed !== undefined || this.#intakeClosed || this.#intake.capacity - this.#intake.size < n) return ResultCode.Busy;
+    for (let i = 0; i < n; i++) this.#enqueue(cmds[i]!, done[i] ?? noop, 0, i < n - 1 ? 1 : 0);
+    return ResultCode.Ok;
   }
 
   /** Queues a journaled command for replay: it keeps its seq and time and is not journaled again. */
   #submitReplayed(cmd: Command, done: ResultCallback): ResultCode {
-    return this.#enqueue(cmd, done, 1);
+    return this.#enqueue(cmd, done, 1, 0);
   }
 
-  #enqueue(cmd: Command, done: ResultCallback, replayed: number): ResultCode {
+  #enqueue(cmd: Command, done: ResultCallback, replayed: number, continues: number): ResultCode {
     if (this.#failed !== undefined || this.#intakeClosed || this.#intake.size === this.#intake.capacity) return ResultCode.Busy;
     const i = this.#intake.tailSlot();
     this.#intake.cmds[i]!.copyFrom(cmd);
     this.#intake.done[i] = done;
     this.#intake.replayed[i] = replayed;
+    this.#intake.continues[i] = continues;
     this.#intake.commit();
     return ResultCode.Ok;
   }
@@ -285,7 +301,7 @@ export class ThreadedEngine {
       if (book && this.#pending.size === this.#pending.capacity) break;
       if (!this.#headStamped) {
         if (q.replayed[q.head] === 0) {
-          this.sequencer.stamp(c);
+          this.sequencer.stamp(c, q.continues[q.head] === 1);
         } else {
           invariant(c.seq > this.sequencer.lastSeq, 'replayed command out of sequence order');
           this.sequencer.resumeAfter(c.seq);

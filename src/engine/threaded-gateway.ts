@@ -20,7 +20,7 @@ import { BookMirror } from '../core/exchange/book-mirror.js';
 import type { ExchangeDefinition } from '../core/exchange/exchange-definition.js';
 import { BookEvents } from '../core/matching/book-events.js';
 import { ResultCode } from '../core/result-code.js';
-import { addUserCommand, type CommandDone, type ExchangeGateway, GatewayCore, type GatewayStop } from './gateway.js';
+import { addUserCommand, type CommandDone, type ExchangeGateway, GatewayCore, type GatewayStop, type GroupEntry } from './gateway.js';
 import type { FsyncPolicy, JournalWriter } from './journal/writer.js';
 import { EngineFailure, ThreadedEngine } from './threaded-engine.js';
 
@@ -90,12 +90,31 @@ export class ThreadedGateway extends GatewayCore implements ExchangeGateway {
   submit(cmd: Command, done: CommandDone): void {
     const stop = this.stopped;
     if (stop !== undefined) return done(stop.code, cmd, this.#none);
-    const code = this.engine.submit(cmd, (final, c, events) => {
+    const code = this.engine.submit(cmd, this.#completion(done));
+    if (code !== ResultCode.Ok) return done(code, cmd, this.#none);
+    this.#drive();
+  }
+
+  /** The engine callback of a command: the depth mirror, then the observers and `done`. @allocates a closure */
+  #completion(done: CommandDone): (code: ResultCode, c: Command, events: BookEvents) => void {
+    return (final, c, events) => {
       // The mirror is the read model: an error there is the engine's, not a front's (it stops the gateway).
       if (final === ResultCode.Ok) this.mirror.apply(c, events, this.engine.exchange.orders);
       this.complete(final, c, events, done);
-    });
-    if (code !== ResultCode.Ok) return done(code, cmd, this.#none);
+    };
+  }
+
+  submitGroup(group: readonly GroupEntry[]): void {
+    const stop = this.stopped;
+    if (stop !== undefined) {
+      for (const [cmd, done] of group) done(stop.code, cmd, this.#none);
+      return;
+    }
+    const code = this.engine.submitGroup(group.map(([c]) => c), group.map(([, done]) => this.#completion(done)));
+    if (code !== ResultCode.Ok) {
+      for (const [cmd, done] of group) done(code, cmd, this.#none);
+      return;
+    }
     this.#drive();
   }
 

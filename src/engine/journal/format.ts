@@ -5,11 +5,17 @@
  *   offset 8   frame(JournalHeader)        markets, currencies, config (schemas/journal.fbs)
  *   then       frame(JournalRecord)*       one Command each, in append (sequence) order
  *
- *   frame(p) = u32 byteLength(p) | u32 crc32(p) | p        CRC-32/IEEE, the value zlib.crc32 gives
+ *   frame(p) = u32 (byteLength(p) | flags) | u32 crc32(p) | p        CRC-32/IEEE, the value zlib.crc32 gives
  *
  * A frame is whole when its 8 bytes of framing and all of `p` are present, 0 < byteLength ≤ the limit
  * (MAX_RECORD_BYTES, or MAX_HEADER_BYTES for the header) and the checksum matches. Readers trust the
  * longest prefix of whole frames; the first frame that is not whole ends the log.
+ *
+ * Groups: a record frame whose length word has GROUP_CONTINUES set is followed by another record of the
+ * same group (commands of one request that must survive a crash together: a user and its opening
+ * balances, a loan and the order it funds). A group is all or nothing: readers hand out its records only
+ * once its last frame (the one without the flag) is whole, and a log that ends inside a group ends before
+ * it. Journals written before groups never set the flag. The header frame has no flags.
  */
 import { crc32 } from './crc32.js';
 
@@ -21,6 +27,10 @@ export const PREAMBLE_BYTES = 8;
 /** Length + checksum in front of each payload. */
 export const FRAME_BYTES = 8;
 export const MAX_RECORD_BYTES = 1 << 20;
+/** Flag in a record frame's length word: another record of the same group follows (see the header). */
+export const GROUP_CONTINUES = 0x80000000;
+/** The byte length in a record frame's length word. */
+export const LENGTH_MASK = 0x7fffffff;
 export const MAX_HEADER_BYTES = 64 << 20;
 
 /** Why a journal's valid prefix ended before the end of the file. */
@@ -32,7 +42,9 @@ export type JournalDefect =
   /** A frame's payload does not match its checksum. */
   | 'checksum'
   /** A payload passed its checksum but holds no command (written by a different format). */
-  | 'undecodable';
+  | 'undecodable'
+  /** The file ends inside a group of records (a crash while writing it): the whole group is cut. */
+  | 'group';
 
 /** A journal whose beginning (magic, version, header) cannot be trusted: nothing in it can be replayed. */
 export class JournalFormatError extends Error {
@@ -49,10 +61,13 @@ export function writeU32(b: Uint8Array, at: number, v: number): void {
   b[at + 3] = v >>> 24;
 }
 
-/** Fills the 8 framing bytes in front of a payload already at `b[at + FRAME_BYTES, +length)`. */
-export function writeFrame(b: Uint8Array, at: number, length: number): void {
+/**
+ * Fills the 8 framing bytes in front of a payload already at `b[at + FRAME_BYTES, +length)`; `continues`
+ * marks a record followed by another of its group.
+ */
+export function writeFrame(b: Uint8Array, at: number, length: number, continues = false): void {
   const p = at + FRAME_BYTES;
-  writeU32(b, at, length);
+  writeU32(b, at, continues ? (length | GROUP_CONTINUES) >>> 0 : length);
   writeU32(b, at + 4, crc32(b, p, p + length));
 }
 

@@ -9,7 +9,9 @@
  *
  * `onCommand` receives one reused Command, overwritten by the next record: copy what must outlive the
  * call. Cost per record: one CRC-32 pass and one FlatBuffers decode into the reused Command; no
- * allocation except a non-empty `text`.
+ * allocation except a non-empty `text` (and a copy of each record of a group, held until the group is
+ * whole). A group (format.ts) is handed out only whole; a file that ends inside one is cut before it
+ * (reason 'group').
  *
  * `repairJournal` cuts the file at the end of the valid prefix (and fsyncs it), so that a JournalWriter
  * can append after it; the caller logs what was cut from the returned report.
@@ -21,7 +23,8 @@ import { decodeHeader, decodeRecord } from '../../protocol/codec.js';
 import type { JournalHeaderData } from '../../protocol/codec.js';
 import { crc32 } from './crc32.js';
 import {
-  FORMAT_VERSION, FRAME_BYTES, JournalFormatError, MAGIC, MAX_HEADER_BYTES, MAX_RECORD_BYTES, PREAMBLE_BYTES, readU32,
+  FORMAT_VERSION, FRAME_BYTES, GROUP_CONTINUES, JournalFormatError, LENGTH_MASK, MAGIC, MAX_HEADER_BYTES, MAX_RECORD_BYTES,
+  PREAMBLE_BYTES, readU32,
 } from './format.js';
 import type { JournalDefect } from './format.js';
 
@@ -88,17 +91,31 @@ export async function readJournal(
     let pos = 0;
     let filePos = end;
     let records = 0;
+    /** End of the last whole record outside a group, or of the last whole group. */
+    let validEnd = end;
+    /** Records of a group whose last frame has not been read yet (copies), and where the group began. */
+    const group: Command[] = [];
+    let groupStart = 0;
     let reason: JournalDefect | undefined;
     for (;;) {
       while (have - pos >= FRAME_BYTES) {
-        const len = readU32(buf, pos);
+        const word = readU32(buf, pos);
+        const len = (word & LENGTH_MASK) >>> 0;
         if (len === 0 || len > MAX_RECORD_BYTES) { reason = 'bad-length'; break; }
         const p = pos + FRAME_BYTES;
         if (have - p < len) break;
         if (crc32(buf, p, p + len) !== readU32(buf, pos + 4)) { reason = 'checksum'; break; }
         if (!decodeRecord(buf, cmd, p)) { reason = 'undecodable'; break; }
-        onCommand?.(cmd);
-        records++;
+        if ((word & GROUP_CONTINUES) !== 0) {
+          if (group.length === 0) groupStart = bufStart + pos;
+          group.push(new Command().copyFrom(cmd));
+        } else {
+          for (const g of group) onCommand?.(g);
+          records += group.length + 1;
+          group.length = 0;
+          onCommand?.(cmd);
+          validEnd = bufStart + p + len;
+        }
         pos = p + len;
       }
       if (reason !== undefined) break;
@@ -112,7 +129,7 @@ export async function readJournal(
       pos = 0;
       if (have >= FRAME_BYTES) {
         // The parse loop stopped at this frame for want of bytes, so its length is already in range.
-        const need = FRAME_BYTES + readU32(buf, 0);
+        const need = FRAME_BYTES + ((readU32(buf, 0) & LENGTH_MASK) >>> 0);
         if (need > buf.length) {
           const bigger = new Uint8Array(need);
           bigger.set(buf.subarray(0, have));
@@ -127,7 +144,8 @@ export async function readJournal(
       have += bytesRead;
       filePos += bytesRead;
     }
-    const validBytes = bufStart + pos;
+    if (group.length > 0 && (reason === undefined || reason === 'torn')) reason = 'group';
+    const validBytes = group.length > 0 ? groupStart : validEnd;
     return reason === undefined
       ? { header, records, validBytes, fileBytes }
       : { header, records, validBytes, fileBytes, truncatedAt: validBytes, reason };

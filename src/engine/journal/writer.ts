@@ -17,7 +17,8 @@
  * async FileHandle writes that never block the event loop, one at a time (file order = append order);
  * appends during a write fill a second buffer; a sync may run beside the next write.
  * Progress is reported in counts (`appended`, `written`, `synced`, `durable`) and in sequence numbers
- * (`appendedSeq`, `durableSeq`: the seq of the last record in each state), and to the watcher (`watch`).
+ * (`appendedSeq`: the last record appended; `durableSeq`: the last record durable that ends a group or
+ * belongs to none), and to the watcher (`watch`).
  *
  * Failure: the first write or sync error (disk full, I/O error) fails the writer for good: pending and later
  * flushes reject with a JournalWriteError naming the file and the errno, the watcher's `failed` is told
@@ -174,9 +175,11 @@ export class JournalWriter {
 
   /**
    * Buffers one framed record of `cmd` and schedules a flush at the end of this event-loop turn. After a
-   * failure the record is dropped (see the module contract); after `close` it throws.
+   * failure the record is dropped (see the module contract); after `close` it throws. `continues`: the
+   * next record appended belongs to the same group (format.ts); `durableSeq` only ever names the last
+   * record of a group, so nothing waiting on a record inside a group is released before the whole group.
    */
-  append(cmd: Command): void {
+  append(cmd: Command, continues = false): void {
     if (this.#closed || this.#closing) throw new InvariantError('journal writer is closed');
     if (this.#error !== null) return;
     const at = this.#frontLen;
@@ -188,10 +191,10 @@ export class JournalWriter {
       n = encodeRecordInto(cmd, this.#front, at + FRAME_BYTES);
     }
     if (n > MAX_RECORD_BYTES) throw new InvariantError('journal record above MAX_RECORD_BYTES');
-    writeFrame(this.#front, at, n);
+    writeFrame(this.#front, at, n, continues);
     this.#frontLen = at + FRAME_BYTES + n;
     this.#frontRecords++;
-    this.#frontLastSeq = cmd.seq;
+    if (!continues) this.#frontLastSeq = cmd.seq;
     this.#appended++;
     this.#appendedSeq = cmd.seq;
     if (!this.#autoFlush) {
@@ -266,6 +269,8 @@ export class JournalWriter {
     this.#back = buf;
     this.#frontLen = 0;
     this.#frontRecords = 0;
+    // A buffer may end inside a group: its last boundary is what the write makes durable.
+    this.#frontLastSeq = lastSeq;
     this.#writing = true;
     this.#inFlight = len;
     try {

@@ -2,7 +2,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { FRAME_BYTES, PREAMBLE_BYTES, readU32 } from '../../../src/engine/journal/format.js';
+import { FRAME_BYTES, LENGTH_MASK, PREAMBLE_BYTES, readU32 } from '../../../src/engine/journal/format.js';
 import type { JournalHeaderData } from '../../../src/protocol/codec.js';
 
 export const HEADER: JournalHeaderData = {
@@ -34,7 +34,7 @@ export function recordOffsets(bytes: Uint8Array): { first: number; offsets: numb
   const offsets: number[] = [];
   let at = first;
   while (at + FRAME_BYTES <= bytes.length) {
-    const end = at + FRAME_BYTES + readU32(bytes, at);
+    const end = at + FRAME_BYTES + ((readU32(bytes, at) & LENGTH_MASK) >>> 0);
     if (end > bytes.length) break;
     offsets.push(at);
     at = end;

@@ -178,6 +178,68 @@ describe('journal damage', () => {
     }
   });
 
+  it('a group is all or nothing: cut anywhere inside the last group, the log ends before it', async () => {
+    const dir = await dirs.make();
+    const file = path.join(dir, 'g.log');
+    const w = await JournalWriter.open(file, HEADER, { fsync: 'never' });
+    const r = new Prng(21);
+    const cmd = new Command();
+    const written: Record<string, unknown>[] = [];
+    // 10 single records, a group of 3, 5 singles, then a last group of 4.
+    const shape = [...Array<number>(10).fill(1), 3, ...Array<number>(5).fill(1), 4];
+    let seq = 0;
+    for (const size of shape) {
+      for (let i = 0; i < size; i++) {
+        randomCommand(r, cmd);
+        cmd.seq = ++seq;
+        w.append(cmd, i < size - 1);
+        written.push(plain(cmd));
+      }
+      if (size > 1) expect(w.appendedSeq).toBe(seq);
+    }
+    await w.close();
+    expect(w.durableSeq).toBe(seq);
+    const bytes = await readFile(file);
+    const { offsets } = recordOffsets(bytes);
+    expect(offsets).toHaveLength(22);
+    const whole = await readAll(file);
+    expect(whole.cmds).toEqual(written);
+    expect(whole.report.reason).toBeUndefined();
+    const groupStart = offsets[18]!;
+    const cut = path.join(dir, 'gcut.log');
+    for (let size = groupStart; size < bytes.length; size++) {
+      await writeFile(cut, bytes.subarray(0, size));
+      const { cmds, report } = await readAll(cut, 64);
+      expect(report.records).toBe(18);
+      expect(cmds).toEqual(written.slice(0, 18));
+      expect(report.validBytes).toBe(groupStart);
+      if (size > groupStart) {
+        expect(report.truncatedAt).toBe(groupStart);
+        expect(report.reason === 'group' || report.reason === 'torn').toBe(true);
+        if (size >= offsets[19]!) expect(report.reason).toBe('group');
+      }
+    }
+    // A repair cuts the half group away, and appending goes on after the last whole record.
+    await writeFile(cut, bytes.subarray(0, offsets[20]! + 5));
+    expect((await repairJournal(cut)).truncatedAt).toBe(groupStart);
+    expect((await readFile(cut)).length).toBe(groupStart);
+  });
+
+  it('durableSeq never stops inside a group: a write that ends mid-group releases nothing of it', async () => {
+    const file = path.join(await dirs.make(), 'd.log');
+    const w = await JournalWriter.open(file, HEADER, { fsync: 'batch' });
+    const cmd = new Command();
+    cmd.seq = 1; w.append(cmd);
+    cmd.seq = 2; w.append(cmd, true);
+    await w.flush();
+    expect(w.durable).toBe(2);
+    expect(w.durableSeq).toBe(1);
+    cmd.seq = 3; w.append(cmd);
+    await w.flush();
+    expect(w.durableSeq).toBe(3);
+    await w.close();
+  });
+
   it('a flipped payload byte is caught by the checksum and the log is cut there', async () => {
     const dir = await dirs.make();
     const file = path.join(dir, 'j.log');
