@@ -26,6 +26,7 @@ import { formatUnits } from '../core/units.js';
 import { InlineEngine } from '../engine/inline-engine.js';
 import { deriveCurrencies } from '../sim/sim-config.js';
 import { openChunks } from './csv/chunk-source.js';
+import { type InvalidRows, NOTHING_SKIPPED } from './csv/invalid-rows.js';
 import { LobsterReader, LobsterType, lobsterFileInfo } from './formats/lobster.js';
 import type { Progress } from './progress.js';
 import type { ReplayConfig } from './replay-config.js';
@@ -34,7 +35,9 @@ import { makeReport, type ReplayReport } from './report.js';
 const PASSIVE = 2;
 const AGGRESSOR = 3;
 
-export async function replayLobster(path: string, cfg: ReplayConfig, progressSink?: Progress): Promise<{ engine: InlineEngine; report: ReplayReport }> {
+/** Replays the messages at `path`; with `invalid` (`--skip-invalid`) invalid rows are skipped and counted there. */
+export async function replayLobster(path: string, cfg: ReplayConfig, progressSink?: Progress,
+  invalid?: InvalidRows): Promise<{ engine: InlineEngine; report: ReplayReport }> {
   const progress = progressSink?.active === true ? progressSink : undefined;
   const info = lobsterFileInfo(basename(path));
   const id = cfg.market?.id ?? `${info.ticker}_USD`;
@@ -59,7 +62,7 @@ export async function replayLobster(path: string, cfg: ReplayConfig, progressSin
   let mismatched = 0;
   let rejected = 0;
   let messages = 0;
-  const r = new LobsterReader(await openChunks(path), path, info.dayStartUs);
+  const r = new LobsterReader(await openChunks(path), path, info.dayStartUs).skipInvalidInto(invalid);
   const fraction = (): number => r.bytesRead / r.fileBytes;
   const t0 = performance.now();
   while (await r.fill()) {
@@ -111,6 +114,7 @@ export async function replayLobster(path: string, cfg: ReplayConfig, progressSin
   const px = (v: number): string | null => (v > 0 && Number.isFinite(v) ? formatUnits(v, 4) : null);
   const result = {
     input: { file: basename(path), messages },
+    skipped_rows: invalid?.report() ?? NOTHING_SKIPPED,
     market: id,
     messages_by_type: counts, unknown_orders: unknown, mismatched_executions: mismatched, rejected,
     engine_trades: engine.exchange.trades.count, resting_orders: book.size,

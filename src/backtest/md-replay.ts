@@ -22,6 +22,7 @@ import { Side } from '../core/matching/order-types.js';
 import { StateHasher } from '../core/state-hash.js';
 import { formatUnits } from '../core/units.js';
 import { deriveCurrencies } from '../sim/sim-config.js';
+import { type InvalidRows, NOTHING_SKIPPED } from './csv/invalid-rows.js';
 import { DELTA_FLAG } from './formats/gate.js';
 import type { MdReader } from './formats/md-reader.js';
 import { MdAccounts } from './md-accounts.js';
@@ -38,6 +39,8 @@ export interface MdInputs {
   readonly format: string;
   readonly trades: MdReader;
   readonly book: MdReader;
+  /** Where both readers count the rows they skip (`--skip-invalid`); absent: strict. */
+  readonly invalid?: InvalidRows;
 }
 
 const BOOK = 1;
@@ -237,6 +240,7 @@ export async function runMarketReplay(inputs: MdInputs, cfg: ReplayConfig, strat
       batches: st.batches, pre_snapshot_rows: st.preSnapshot, late_rows: st.late, crossed_batches: st.crossed,
       first_time_us: Math.max(0, st.first), last_time_us: clock.nowUs(),
     },
+    skipped_rows: inputs.invalid?.report() ?? NOTHING_SKIPPED,
     market: { id: m.id, price_precision: m.priceScale, amount_precision: m.amountScale, fee: def.markets[0]!.fee, maker_fee_rate: def.markets[0]!.maker_fee_rate },
     models: {
       queue: cfg.queue?.model ?? 'conservative', ...(cfg.queue?.model === 'probabilistic' ? { queue_power: cfg.queue.power ?? 3 } : {}),

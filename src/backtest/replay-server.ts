@@ -18,13 +18,14 @@ import { type Simulator, startSimulator } from '../main.js';
 import { loadConfigFile, type SimulatorConfig } from '../sim/config-file.js';
 import { DEMO_CONFIG } from '../sim/demo.js';
 import { deriveCurrencies } from '../sim/sim-config.js';
+import { NOTHING_SKIPPED, type SkippedRowsReport } from './csv/invalid-rows.js';
 import { BookMirror, MIRROR_LIQUIDITY_UID, MIRROR_TAKER_UID } from './book-mirror.js';
 import { DELTA_FLAG } from './formats/gate.js';
 import { gateInputs, tardisInputs } from './md-inputs.js';
 import { replayDefinition } from './md-replay.js';
 import { RowFlag, RowKind } from './md-rows.js';
 import { parseReplayArgs, type ReplayArgs } from './replay-args.js';
-import { configOf } from './replay-command.js';
+import { configOf, invalidRowsOf } from './replay-command.js';
 
 export interface ServeArgs {
   readonly replay: ReplayArgs;
@@ -34,7 +35,11 @@ export interface ServeArgs {
   readonly port?: number;
 }
 
-export interface ServeStats { rows: number; batches: number; levels: number; trades: number; clientFills: number }
+export interface ServeStats {
+  rows: number; batches: number; levels: number; trades: number; clientFills: number;
+  /** Rows skipped with `--skip-invalid`, by reason (nothing without it: the first invalid row stops the replay). */
+  skipped: SkippedRowsReport;
+}
 
 /** Splits `start --replay …` flags: the serving ones here, the rest are `replay` flags. */
 export function parseServeArgs(argv: readonly string[]): ServeArgs {
@@ -71,7 +76,8 @@ export function parseServeArgs(argv: readonly string[]): ServeArgs {
 export async function serveReplay(a: ServeArgs): Promise<{ sim: Simulator; finished: Promise<ServeStats>; stop: () => void }> {
   const cfg = configOf(a.replay);
   const r = a.replay;
-  const inputs = r.format === 'tardis' ? await tardisInputs(r.trades!, r.book!, cfg) : await gateInputs(r.gateKind!, r.trades!, r.book!, cfg);
+  const invalid = invalidRowsOf(r);
+  const inputs = r.format === 'tardis' ? await tardisInputs(r.trades!, r.book!, cfg, invalid) : await gateInputs(r.gateKind!, r.trades!, r.book!, cfg, invalid);
   const { trades: T, book: B } = inputs;
   const { def } = replayDefinition(cfg, B.scales.priceScale, B.scales.amountScale);
   const market = def.markets[0]!;
@@ -96,7 +102,7 @@ export async function serveReplay(a: ServeArgs): Promise<{ sim: Simulator; finis
   const clock = sim.simClock!;
   const mirror = new BookMirror(sim.gateway);
   let stopped = false;
-  const stats: ServeStats = { rows: 0, batches: 0, levels: 0, trades: 0, clientFills: 0 };
+  const stats: ServeStats = { rows: 0, batches: 0, levels: 0, trades: 0, clientFills: 0, skipped: NOTHING_SKIPPED };
   const drive = async (): Promise<ServeStats> => {
     const wall0 = performance.now();
     let seenSnapshot = false;
@@ -140,7 +146,8 @@ export async function serveReplay(a: ServeArgs): Promise<{ sim: Simulator; finis
       stats.rows += i - R.i;
       R.i = i;
     }
-    Object.assign(stats, { levels: mirror.stats.levels, trades: mirror.stats.trades, clientFills: mirror.stats.clientFills });
+    Object.assign(stats, { levels: mirror.stats.levels, trades: mirror.stats.trades, clientFills: mirror.stats.clientFills,
+      skipped: invalid?.report() ?? NOTHING_SKIPPED });
     return stats;
   };
   return { sim, finished: drive(), stop: () => { stopped = true; } };
