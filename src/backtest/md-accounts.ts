@@ -4,9 +4,10 @@
  * come from the ledger itself (exact integers, BigInt for the mark-to-market product); the sampled equity
  * series are floats for drawing only.
  *
- * Maximum drawdown: the largest fall of equity (quote plus base marked at the tick-floored mid, as PnL is)
- * from its running peak, exact, sampled every `sample_us` (that interval stays fixed when the chart series
- * thin themselves out) and once more at the end. Cost per sample: two ledger reads and a few BigInt
+ * Maximum drawdown: the largest fall of PnL (as reported: quote change plus base change marked at the
+ * tick-floored mid) from its running peak, which starts at 0, so the opening holdings' own price moves do
+ * not count. Exact, sampled every `sample_us` (that interval stays fixed when the chart series thin
+ * themselves out) and once more at the final mark. Cost per sample: two ledger reads and a few BigInt
  * operations per user.
  */
 import { AccountKind } from '../core/ledger/account-kinds.js';
@@ -48,8 +49,8 @@ export class MdAccounts {
   #nextSample = -1;
   readonly #riskInterval: number;
   #nextRisk = -1;
-  /** Per user (index as `users`): running peak and largest drawdown of equity, units of 10^-equityScale. */
-  readonly #peak: (bigint | undefined)[];
+  /** Per user (index as `users`): running peak and largest drawdown of PnL, units of 10^-equityScale. */
+  readonly #peak: bigint[];
   readonly #drawdown: bigint[];
   readonly #opening = new Map<number, { base: bigint; quote: bigint }>();
 
@@ -59,7 +60,7 @@ export class MdAccounts {
     this.series = { t: [], mid: [], base: users.map(() => []), quote: users.map(() => []) };
     this.#interval = sampleUs;
     this.#riskInterval = sampleUs;
-    this.#peak = users.map(() => undefined);
+    this.#peak = users.map(() => 0n);
     this.#drawdown = users.map(() => 0n);
   }
 
@@ -101,17 +102,18 @@ export class MdAccounts {
     this.users.forEach((u, k) => {
       const t = this.#totals(sim, u);
       if (series) { s.base[k]!.push(Number(t.base)); s.quote[k]!.push(Number(t.quote)); }
-      if (risk) this.#markEquity(sim, k, t, mark);
+      if (risk) this.#markPnl(sim, u, k, t, mark);
     });
     if (s.t.length >= MAX_POINTS) this.#decimate();
   }
 
-  /** Folds the equity of user `k` at `markTicks` into its peak and drawdown. */
-  #markEquity(sim: MarketSim, k: number, t: { base: bigint; quote: bigint }, markTicks: number): void {
-    const e = equityUnits(sim, t.base, t.quote, markTicks);
-    const peak = this.#peak[k];
-    if (peak === undefined || e > peak) { this.#peak[k] = e; return; }
-    if (peak - e > this.#drawdown[k]!) this.#drawdown[k] = peak - e;
+  /** Folds the PnL of user `uid` (index `k`) with totals `t`, marked at `markTicks`, into its peak and drawdown. */
+  #markPnl(sim: MarketSim, uid: number, k: number, t: { base: bigint; quote: bigint }, markTicks: number): void {
+    const start = this.#opening.get(uid) ?? { base: 0n, quote: 0n };
+    const pnl = equityUnits(sim, t.base - start.base, t.quote - start.quote, markTicks);
+    const peak = this.#peak[k]!;
+    if (pnl > peak) this.#peak[k] = pnl;
+    else if (peak - pnl > this.#drawdown[k]!) this.#drawdown[k] = peak - pnl;
   }
 
   #decimate(): void {
@@ -147,7 +149,7 @@ export class MdAccounts {
       const dQuote = end.quote - start.quote;
       const ps = equityScale(sim);
       const pnl = equityUnits(sim, dBase, dQuote, markTicks);
-      if (Number.isFinite(markTicks)) this.#markEquity(sim, k, end, markTicks);
+      if (Number.isFinite(markTicks)) this.#markPnl(sim, u, k, end, markTicks);
       const filled = s.makerLots + s.takerLots;
       return {
         uid: u,
