@@ -27,11 +27,12 @@ export function summary(r: ReplayReport, files: ReportFiles = {}): string {
   const res = r.result;
   if (res.journal !== undefined) lines.push(journalLine(res));
   else if (res.messages_by_type !== undefined) lines.push(lobsterLine(res));
-  else if (res.public !== undefined) lines.push(...marketLines(res));
+  else if (res.public !== undefined) for (const l of marketLines(res)) lines.push(l);
   const skipped = res.skipped_rows as SkippedRowsReport | undefined;
   if (skipped !== undefined && skipped.total > 0) {
     const reasons = Object.entries(skipped.by_reason).map(([k, v]) => `${k} ${n(v)}`).join(', ');
-    lines.push(`skipped rows: ${n(skipped.total)} (${reasons}); first of each:`, ...skipped.examples.map((e) => `  ${e}`));
+    lines.push(`skipped rows: ${n(skipped.total)} (${reasons}); first of each:`);
+    for (const e of skipped.examples) lines.push(`  ${e}`);
   }
   lines.push(reportsLine(files));
   return `${lines.join('\n')}\n`;
