@@ -3,52 +3,11 @@
  * charts of a market-data replay — equity and position per user over time, the price with our fills marked
  * — and tables of fill ratios, fees, PnL, queue and latency statistics. Order-flow replays (journal,
  * LOBSTER) get the summary tables. Chart values are floats for drawing; the tables print the report's exact
- * decimal strings.
+ * decimal strings. Charts stay bounded whatever the number of samples and fills (./chart.ts).
  */
+import { esc, lineChart, type Line } from './chart.js';
+import type { SkippedRowsReport } from './csv/invalid-rows.js';
 import type { ReplayReport } from './report.js';
-
-const W = 860;
-const H = 220;
-const PAD = 44;
-const COLORS = ['#2563eb', '#dc2626', '#059669', '#d97706', '#7c3aed', '#0891b2'];
-
-const esc = (v: unknown): string => String(v).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-const num = (v: number): string => (Math.abs(v) >= 1e6 || (Math.abs(v) < 1e-3 && v !== 0) ? v.toExponential(3) : Number(v.toPrecision(7)).toString());
-
-interface Line { readonly name: string; readonly xs: readonly number[]; readonly ys: readonly number[] }
-interface Mark { readonly x: number; readonly y: number; readonly buy: boolean }
-
-/** An SVG line chart with time on x (µs) and optional fill markers. */
-export function lineChart(title: string, lines: readonly Line[], marks: readonly Mark[] = []): string {
-  const xs = lines.flatMap((l) => l.xs).concat(marks.map((m) => m.x));
-  const ys = lines.flatMap((l) => l.ys).concat(marks.map((m) => m.y));
-  if (xs.length === 0) return `<h3>${esc(title)}</h3><p class="muted">no data</p>`;
-  const x0 = Math.min(...xs);
-  const x1 = Math.max(...xs, x0 + 1);
-  let y0 = Math.min(...ys);
-  let y1 = Math.max(...ys);
-  if (y0 === y1) { y0 -= 1; y1 += 1; }
-  const sx = (x: number): number => PAD + ((x - x0) / (x1 - x0)) * (W - 2 * PAD);
-  const sy = (y: number): number => H - PAD / 2 - ((y - y0) / (y1 - y0)) * (H - PAD);
-  const paths = lines.map((l, k) => {
-    const d = l.xs.map((x, i) => `${i === 0 ? 'M' : 'L'}${sx(x).toFixed(1)},${sy(l.ys[i]!).toFixed(1)}`).join('');
-    return `<path d="${d}" fill="none" stroke="${COLORS[k % COLORS.length]}" stroke-width="1.5"/>`;
-  }).join('');
-  const dots = marks.map((m) => {
-    const x = sx(m.x);
-    const y = sy(m.y);
-    return m.buy
-      ? `<path d="M${x.toFixed(1)},${(y - 5).toFixed(1)}l4,7h-8z" fill="#059669"/>`
-      : `<path d="M${x.toFixed(1)},${(y + 5).toFixed(1)}l4,-7h-8z" fill="#dc2626"/>`;
-  }).join('');
-  const legend = lines.map((l, k) => `<tspan fill="${COLORS[k % COLORS.length]}">■ ${esc(l.name)}</tspan>`).join('  ');
-  const seconds = ((x1 - x0) / 1e6).toFixed(1);
-  return `<h3>${esc(title)}</h3><svg viewBox="0 0 ${W} ${H}" width="100%" role="img" aria-label="${esc(title)}">`
-    + `<rect x="${PAD}" y="${PAD / 2}" width="${W - 2 * PAD}" height="${H - PAD}" fill="#fafafa" stroke="#ddd"/>`
-    + `<text x="4" y="${PAD / 2 + 10}" class="ax">${esc(num(y1))}</text><text x="4" y="${H - PAD / 2}" class="ax">${esc(num(y0))}</text>`
-    + `<text x="${PAD}" y="${H - 4}" class="ax">0 s</text><text x="${W - PAD - 40}" y="${H - 4}" class="ax">${seconds} s</text>`
-    + `${paths}${dots}<text x="${PAD + 4}" y="${PAD / 2 + 14}" class="ax">${legend}</text></svg>`;
-}
 
 /** A table from rows of [label, value] or a header and rows. */
 function table(head: readonly string[], rows: readonly (readonly unknown[])[]): string {
@@ -59,26 +18,31 @@ function table(head: readonly string[], rows: readonly (readonly unknown[])[]): 
 
 interface MdResult {
   market: { id: string; price_precision: number; amount_precision: number };
-  series: { t: number[]; mid: number[]; users: { uid: number; base: number[]; quote: number[] }[] };
-  fills: { t: number; uid: number; side: number; price: number; lots: number; role: string }[];
+  series: { t: ArrayLike<number>; mid: ArrayLike<number>; users: { uid: number; base: ArrayLike<number>; quote: ArrayLike<number> }[] };
+  fills: ArrayLike<{ t: number; uid: number; side: number; price: number; lots: number; role: string }>;
   users: Record<string, unknown>[];
   models: { latency: Record<string, { spec: unknown; draws: number; mean_us: number; min_us: number; max_us: number }> } & Record<string, unknown>;
   execution: Record<string, unknown>;
   public: Record<string, unknown>;
   inputs: Record<string, unknown>;
+  skipped_rows?: SkippedRowsReport;
 }
 
+/** Equity, position and mid-price charts, reading the report's arrays in place (./chart.ts bounds the output). */
 function marketCharts(r: MdResult): string {
   const s = r.series;
   const pp = 10 ** r.market.price_precision;
   const bs = 10 ** r.market.amount_precision;
   const qs = 10 ** (r.market.price_precision + r.market.amount_precision);
-  const equity = s.users.map((u) => ({ name: `uid ${u.uid}`, xs: s.t, ys: s.t.map((_, i) => u.quote[i]! / qs + (u.base[i]! / bs) * s.mid[i]!) }));
-  const position = s.users.map((u) => ({ name: `uid ${u.uid}`, xs: s.t, ys: u.base.map((b) => b / bs) }));
-  const marks = r.fills.map((f) => ({ x: f.t, y: f.price / pp, buy: f.side === 1 }));
+  const n = s.t.length;
+  const x = (i: number): number => s.t[i]!;
+  const equity: Line[] = s.users.map((u) => ({ name: `uid ${u.uid}`, n, x, y: (i) => u.quote[i]! / qs + (u.base[i]! / bs) * s.mid[i]! }));
+  const position: Line[] = s.users.map((u) => ({ name: `uid ${u.uid}`, n, x, y: (i) => u.base[i]! / bs }));
+  const f = r.fills;
+  const marks = { n: f.length, x: (i: number) => f[i]!.t, y: (i: number) => f[i]!.price / pp, buy: (i: number) => f[i]!.side === 1 };
   return lineChart(`Equity (${r.market.id.split('_')[1]}; base marked at mid)`, equity)
     + lineChart('Position (base)', position)
-    + lineChart('Mid price with our fills (▲ buy, ▼ sell)', [{ name: 'mid', xs: s.t, ys: s.mid }], marks);
+    + lineChart('Mid price with our fills (▲ buy, ▼ sell)', [{ name: 'mid', n, x, y: (i) => s.mid[i]! }], marks);
 }
 
 function marketTables(r: MdResult): string {
@@ -86,12 +50,16 @@ function marketTables(r: MdResult): string {
   const get = (u: Record<string, unknown>, k: string): unknown => u[k];
   const lat = Object.entries(r.models.latency).map(([leg, v]) => [leg, v.spec, v.draws, v.mean_us, v.min_us, v.max_us]);
   return '<h2>Users</h2>'
-    + table(['uid', 'orders', 'rejected', 'placed', 'filled', 'fill ratio', 'maker fills', 'taker fills', 'fees', 'PnL', 'position change'],
-      users.map((u) => ['uid', 'orders', 'rejected', 'placed', 'filled', 'fill_ratio', 'maker_fills', 'taker_fills', 'fees', 'pnl', 'position_change'].map((k) => get(u, k))))
+    + table(['uid', 'orders', 'rejected', 'placed', 'filled', 'fill ratio', 'maker fills', 'taker fills', 'fees', 'PnL', 'max drawdown', 'position change'],
+      users.map((u) => ['uid', 'orders', 'rejected', 'placed', 'filled', 'fill_ratio', 'maker_fills', 'taker_fills', 'fees', 'pnl', 'max_drawdown',
+        'position_change'].map((k) => get(u, k))))
     + '<h2>Queue and execution</h2>' + table(['statistic', 'value'], Object.entries(r.execution))
     + '<h2>Latency (µs)</h2>' + table(['leg', 'model', 'draws', 'mean', 'min', 'max'], lat)
     + '<h2>Public market</h2>' + table(['field', 'value'], Object.entries(r.public))
-    + '<h2>Inputs</h2>' + table(['field', 'value'], Object.entries(r.inputs));
+    + '<h2>Inputs</h2>' + table(['field', 'value'], Object.entries(r.inputs))
+    + (r.skipped_rows === undefined || r.skipped_rows.total === 0 ? ''
+      : '<h2>Skipped rows</h2>' + table(['reason', 'rows'], Object.entries(r.skipped_rows.by_reason))
+        + table(['first of each reason'], r.skipped_rows.examples.map((e) => [e])));
 }
 
 /** The whole HTML document for a report. @allocates */

@@ -18,40 +18,41 @@ import { performance } from 'node:perf_hooks';
 import { SimClock } from '../core/clock.js';
 import { Command, CommandType } from '../core/command.js';
 import type { ExchangeDefinition, MarketConfig } from '../core/exchange/exchange-definition.js';
-import { AccountKind } from '../core/ledger/account-kinds.js';
+import { ConfigError } from '../core/invariant.js';
 import { EventKind } from '../core/matching/book-events.js';
 import { OrderType, Side, TimeInForce } from '../core/matching/order-types.js';
 import { ResultCode } from '../core/result-code.js';
 import { formatUnits } from '../core/units.js';
 import { InlineEngine } from '../engine/inline-engine.js';
-import { deriveCurrencies } from '../sim/sim-config.js';
 import { openChunks } from './csv/chunk-source.js';
+import { type InvalidRows, NOTHING_SKIPPED } from './csv/invalid-rows.js';
 import { LobsterReader, LobsterType, lobsterFileInfo } from './formats/lobster.js';
 import type { Progress } from './progress.js';
+import { creditUnits, replayCurrencies, supplyUnits } from './replay-currencies.js';
 import type { ReplayConfig } from './replay-config.js';
 import { makeReport, type ReplayReport } from './report.js';
 
 const PASSIVE = 2;
 const AGGRESSOR = 3;
 
-export async function replayLobster(path: string, cfg: ReplayConfig, progressSink?: Progress): Promise<{ engine: InlineEngine; report: ReplayReport }> {
+/** Replays the messages at `path`; with `invalid` (`--skip-invalid`) invalid rows are skipped and counted there. */
+export async function replayLobster(path: string, cfg: ReplayConfig, progressSink?: Progress,
+  invalid?: InvalidRows): Promise<{ engine: InlineEngine; report: ReplayReport }> {
   const progress = progressSink?.active === true ? progressSink : undefined;
   const info = lobsterFileInfo(basename(path));
   const id = cfg.market?.id ?? `${info.ticker}_USD`;
   const [base, quote] = id.split('_') as [string, string];
   const market: MarketConfig = { id, base, quote, precision: 4, amount_precision: 0, fee: cfg.market?.fee ?? '0', maker_fee_rate: cfg.market?.maker_fee_rate ?? cfg.market?.fee ?? '0' };
-  const def: ExchangeDefinition = { currencies: deriveCurrencies([market]), markets: [market], users: [{ uid: PASSIVE }, { uid: AGGRESSOR }] };
+  const def: ExchangeDefinition = { currencies: replayCurrencies(market, cfg.currencies), markets: [market], users: [{ uid: PASSIVE }, { uid: AGGRESSOR }] };
   const clock = new SimClock(0);
   const engine = new InlineEngine(def, { clock });
-  const c = new Command();
   for (const uid of [PASSIVE, AGGRESSOR]) {
     for (const cur of def.currencies) {
-      c.clear();
-      c.type = CommandType.Credit; c.uid = uid; c.kind = AccountKind.Spot; c.currency = engine.exchange.currencyIndex(cur.code);
-      c.amount = Math.floor(Number(cur.maxSupply) * 10 ** cur.scale / 4);
-      engine.submit(c);
+      const code = creditUnits(engine, uid, cur.code, supplyUnits(cur) / 4n);
+      if (code !== ResultCode.Ok) throw new ConfigError(`cannot credit ${cur.code} to ${uid} (code ${code})`);
     }
   }
+  const c = new Command();
   const ids = new Map<number, number>();
   const O = engine.exchange.orders;
   const counts = { add: 0, cancel: 0, delete: 0, execute: 0, hidden: 0, cross: 0, halt: 0, other: 0 };
@@ -59,7 +60,7 @@ export async function replayLobster(path: string, cfg: ReplayConfig, progressSin
   let mismatched = 0;
   let rejected = 0;
   let messages = 0;
-  const r = new LobsterReader(await openChunks(path), path, info.dayStartUs);
+  const r = new LobsterReader(await openChunks(path), path, info.dayStartUs).skipInvalidInto(invalid);
   const fraction = (): number => r.bytesRead / r.fileBytes;
   const t0 = performance.now();
   while (await r.fill()) {
@@ -111,6 +112,7 @@ export async function replayLobster(path: string, cfg: ReplayConfig, progressSin
   const px = (v: number): string | null => (v > 0 && Number.isFinite(v) ? formatUnits(v, 4) : null);
   const result = {
     input: { file: basename(path), messages },
+    skipped_rows: invalid?.report() ?? NOTHING_SKIPPED,
     market: id,
     messages_by_type: counts, unknown_orders: unknown, mismatched_executions: mismatched, rejected,
     engine_trades: engine.exchange.trades.count, resting_orders: book.size,

@@ -3,6 +3,12 @@
  * any latency): orders, fills by role, fees, and sampled series for the charts. Balances and PnL at the end
  * come from the ledger itself (exact integers, BigInt for the mark-to-market product); the sampled equity
  * series are floats for drawing only.
+ *
+ * Maximum drawdown: the largest fall of PnL (as reported: quote change plus base change marked at the
+ * tick-floored mid) from its running peak, which starts at 0, so the opening holdings' own price moves do
+ * not count. Exact, sampled every `sample_us` (that interval stays fixed when the chart series thin
+ * themselves out) and once more at the final mark. Cost per sample: two ledger reads and a few BigInt
+ * operations per user.
  */
 import { AccountKind } from '../core/ledger/account-kinds.js';
 import { Side } from '../core/matching/order-types.js';
@@ -41,6 +47,11 @@ export class MdAccounts {
   readonly series: { t: number[]; mid: number[]; base: number[][]; quote: number[][] };
   #interval: number;
   #nextSample = -1;
+  readonly #riskInterval: number;
+  #nextRisk = -1;
+  /** Per user (index as `users`): running peak and largest drawdown of PnL, units of 10^-equityScale. */
+  readonly #peak: bigint[];
+  readonly #drawdown: bigint[];
   readonly #opening = new Map<number, { base: bigint; quote: bigint }>();
 
   constructor(users: readonly number[], sampleUs: number) {
@@ -48,6 +59,9 @@ export class MdAccounts {
     for (const u of users) this.stats.set(u, new UserStats());
     this.series = { t: [], mid: [], base: users.map(() => []), quote: users.map(() => []) };
     this.#interval = sampleUs;
+    this.#riskInterval = sampleUs;
+    this.#peak = users.map(() => 0n);
+    this.#drawdown = users.map(() => 0n);
   }
 
   /** Records the opening balances (after the credits). */
@@ -74,20 +88,32 @@ export class MdAccounts {
 
   /** Samples the series when `time` has passed the next sample point (cheap otherwise). */
   sample(time: number, sim: MarketSim, book: L2Book): void {
-    if (time < this.#nextSample) return;
-    this.#nextSample = time + this.#interval;
+    const series = time >= this.#nextSample;
+    const risk = time >= this.#nextRisk;
+    if (!series && !risk) return;
+    if (series) this.#nextSample = time + this.#interval;
+    if (risk) this.#nextRisk = time + this.#riskInterval;
     const bid = book.best(Side.Buy);
     const ask = book.best(Side.Sell);
     if (Number.isNaN(bid) || Number.isNaN(ask)) return;
     const s = this.series;
-    s.t.push(time);
-    s.mid.push((bid + ask) / 2);
+    if (series) { s.t.push(time); s.mid.push((bid + ask) / 2); }
+    const mark = Math.floor((bid + ask) / 2);
     this.users.forEach((u, k) => {
       const t = this.#totals(sim, u);
-      s.base[k]!.push(Number(t.base));
-      s.quote[k]!.push(Number(t.quote));
+      if (series) { s.base[k]!.push(Number(t.base)); s.quote[k]!.push(Number(t.quote)); }
+      if (risk) this.#markPnl(sim, u, k, t, mark);
     });
     if (s.t.length >= MAX_POINTS) this.#decimate();
+  }
+
+  /** Folds the PnL of user `uid` (index `k`) with totals `t`, marked at `markTicks`, into its peak and drawdown. */
+  #markPnl(sim: MarketSim, uid: number, k: number, t: { base: bigint; quote: bigint }, markTicks: number): void {
+    const start = this.#opening.get(uid) ?? { base: 0n, quote: 0n };
+    const pnl = equityUnits(sim, t.base - start.base, t.quote - start.quote, markTicks);
+    const peak = this.#peak[k]!;
+    if (pnl > peak) this.#peak[k] = pnl;
+    else if (peak - pnl > this.#drawdown[k]!) this.#drawdown[k] = peak - pnl;
   }
 
   #decimate(): void {
@@ -113,19 +139,17 @@ export class MdAccounts {
     const ex = sim.engine.exchange;
     const m = ex.markets[0]!;
     const spec = m.spec;
-    const scaleOf = (c: string): number => ex.definition.currencies.find((x) => x.code === c)!.scale;
-    const sb = scaleOf(spec.base);
-    const sq = scaleOf(spec.quote);
-    return this.users.map((u) => {
+    const sb = scaleOf(sim, spec.base);
+    const sq = scaleOf(sim, spec.quote);
+    return this.users.map((u, k) => {
       const s = this.stats.get(u)!;
       const end = this.#totals(sim, u);
       const start = this.#opening.get(u) ?? { base: 0n, quote: 0n };
       const dBase = end.base - start.base;
       const dQuote = end.quote - start.quote;
-      // base units × ticks has scale sb + priceScale; both terms go to the larger of that and sq (exact).
-      const ps = Math.max(sq, sb + m.priceScale);
-      const mark = Number.isFinite(markTicks) ? BigInt(markTicks) : 0n;
-      const pnl = dQuote * 10n ** BigInt(ps - sq) + dBase * mark * 10n ** BigInt(ps - sb - m.priceScale);
+      const ps = equityScale(sim);
+      const pnl = equityUnits(sim, dBase, dQuote, markTicks);
+      if (Number.isFinite(markTicks)) this.#markPnl(sim, u, k, end, markTicks);
       const filled = s.makerLots + s.takerLots;
       return {
         uid: u,
@@ -142,9 +166,30 @@ export class MdAccounts {
         position_change: fmtBig(dBase, sb),
         pnl: fmtBig(pnl, ps),
         pnl_currency: spec.quote,
+        max_drawdown: fmtBig(this.#drawdown[k]!, ps),
       };
     });
   }
+}
+
+/** Decimals of equity and PnL amounts: base units × ticks has scale sb + priceScale, quote units sq. */
+function equityScale(sim: MarketSim): number {
+  const m = sim.engine.exchange.markets[0]!;
+  return Math.max(scaleOf(sim, m.spec.quote), scaleOf(sim, m.spec.base) + m.priceScale);
+}
+
+function scaleOf(sim: MarketSim, code: string): number {
+  return sim.engine.exchange.definition.currencies.find((c) => c.code === code)!.scale;
+}
+
+/** quote + base × mark, exact, in units of 10^-equityScale (a mark that is not finite values base at 0). */
+function equityUnits(sim: MarketSim, base: bigint, quote: bigint, markTicks: number): bigint {
+  const m = sim.engine.exchange.markets[0]!;
+  const sq = scaleOf(sim, m.spec.quote);
+  const sb = scaleOf(sim, m.spec.base);
+  const ps = equityScale(sim);
+  const mark = Number.isFinite(markTicks) ? BigInt(markTicks) : 0n;
+  return quote * 10n ** BigInt(ps - sq) + base * mark * 10n ** BigInt(ps - sb - m.priceScale);
 }
 
 /** An exact decimal string of a BigInt amount at `scale`. */

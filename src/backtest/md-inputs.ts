@@ -1,8 +1,10 @@
 /**
  * Opens the readers of a market-data replay from command-line arguments, with the price and amount scales
- * from the config or detected from the files' first rows.
+ * from the config or detected from the files' first rows. With `invalid` (`--skip-invalid`), both readers
+ * skip invalid rows and count them there; without it they stop at the first one.
  */
 import { openChunks } from './csv/chunk-source.js';
+import type { InvalidRows } from './csv/invalid-rows.js';
 import type { MdReader, Scales } from './formats/md-reader.js';
 import { GateBookReader, type GateKind, GateTradeReader } from './formats/gate.js';
 import { scanScales } from './formats/scan-scales.js';
@@ -25,15 +27,15 @@ export async function resolveScales(cfg: ReplayConfig, files: readonly { path: s
   return { priceScale: p ?? price, amountScale: a ?? amount };
 }
 
-export async function tardisInputs(tradesPath: string, bookPath: string, cfg: ReplayConfig): Promise<MdInputs> {
+export async function tardisInputs(tradesPath: string, bookPath: string, cfg: ReplayConfig, invalid?: InvalidRows): Promise<MdInputs> {
   const scales = await resolveScales(cfg, [{ path: tradesPath, price: 6, amount: 7 }, { path: bookPath, price: 6, amount: 7 }]);
-  const trades: MdReader = new TardisTradeReader(await openChunks(tradesPath), tradesPath, scales);
-  const book: MdReader = new TardisBookReader(await openChunks(bookPath), bookPath, scales);
-  return { format: 'tardis', trades, book };
+  const trades: MdReader = new TardisTradeReader(await openChunks(tradesPath), tradesPath, scales).skipInvalidInto(invalid);
+  const book: MdReader = new TardisBookReader(await openChunks(bookPath), bookPath, scales).skipInvalidInto(invalid);
+  return { format: 'tardis', trades, book, ...(invalid === undefined ? {} : { invalid }) };
 }
 
 /** Gate dumps: spot deals + orderbooks, or futures trades + orderbooks. */
-export async function gateInputs(kind: GateKind, tradesPath: string, bookPath: string, cfg: ReplayConfig): Promise<MdInputs> {
+export async function gateInputs(kind: GateKind, tradesPath: string, bookPath: string, cfg: ReplayConfig, invalid?: InvalidRows): Promise<MdInputs> {
   const spot = kind === 'spot';
   const scales = await resolveScales(cfg, [
     { path: tradesPath, price: 2, amount: 3 },
@@ -42,7 +44,8 @@ export async function gateInputs(kind: GateKind, tradesPath: string, bookPath: s
   const delta = cfg.gate?.amounts === 'delta' && spot;
   return {
     format: `gate-${kind}`,
-    trades: new GateTradeReader(await openChunks(tradesPath), tradesPath, scales, kind),
-    book: new GateBookReader(await openChunks(bookPath), bookPath, scales, kind, delta),
+    trades: new GateTradeReader(await openChunks(tradesPath), tradesPath, scales, kind).skipInvalidInto(invalid),
+    book: new GateBookReader(await openChunks(bookPath), bookPath, scales, kind, delta).skipInvalidInto(invalid),
+    ...(invalid === undefined ? {} : { invalid }),
   };
 }

@@ -14,14 +14,12 @@
 import { basename } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { SimClock } from '../core/clock.js';
-import { Command, CommandType } from '../core/command.js';
 import type { ExchangeDefinition, MarketConfig } from '../core/exchange/exchange-definition.js';
 import { ConfigError } from '../core/invariant.js';
-import { AccountKind } from '../core/ledger/account-kinds.js';
 import { Side } from '../core/matching/order-types.js';
 import { StateHasher } from '../core/state-hash.js';
 import { formatUnits } from '../core/units.js';
-import { deriveCurrencies } from '../sim/sim-config.js';
+import { type InvalidRows, NOTHING_SKIPPED } from './csv/invalid-rows.js';
 import { DELTA_FLAG } from './formats/gate.js';
 import type { MdReader } from './formats/md-reader.js';
 import { MdAccounts } from './md-accounts.js';
@@ -30,6 +28,7 @@ import { LIQUIDITY_UID, MarketSim, type OrderNote } from './market-sim.js';
 import { LatencyModel } from './models/latency.js';
 import type { Progress } from './progress.js';
 import { DEFAULT_USER, latencyOf, queueOf, type ReplayConfig } from './replay-config.js';
+import { creditUnits, replayCurrencies, supplyUnits } from './replay-currencies.js';
 import { makeReport, type ReplayReport } from './report.js';
 import type { Strategy } from './strategy.js';
 import { StrategyHost } from './strategy-host.js';
@@ -38,6 +37,8 @@ export interface MdInputs {
   readonly format: string;
   readonly trades: MdReader;
   readonly book: MdReader;
+  /** Where both readers count the rows they skip (`--skip-invalid`); absent: strict. */
+  readonly invalid?: InvalidRows;
 }
 
 const BOOK = 1;
@@ -55,7 +56,7 @@ export function replayDefinition(cfg: ReplayConfig, priceScale: number, amountSc
     ...(mc.min_base_amount === undefined ? {} : { min_base_amount: mc.min_base_amount }),
     ...(mc.min_quote_amount === undefined ? {} : { min_quote_amount: mc.min_quote_amount }),
   };
-  const currencies = deriveCurrencies([market], cfg.currencies).map((c) => Number(c.maxSupply) >= 1e9 ? c : { ...c, maxSupply: '1000000000000' });
+  const currencies = replayCurrencies(market, cfg.currencies);
   const users = (cfg.users ?? [{ uid: DEFAULT_USER }]).map((u) => u.uid);
   if (users.includes(LIQUIDITY_UID)) throw new ConfigError(`uid ${LIQUIDITY_UID} is reserved for the replayed market`);
   return {
@@ -65,11 +66,7 @@ export function replayDefinition(cfg: ReplayConfig, priceScale: number, amountSc
 }
 
 function credit(sim: MarketSim, uid: number, currency: string, units: bigint): void {
-  const ex = sim.engine.exchange;
-  const c = new Command();
-  c.type = CommandType.Credit; c.uid = uid; c.kind = AccountKind.Spot; c.currency = ex.currencyIndex(currency);
-  if (ex.ledger.isWide(currency)) c.text = units.toString(); else c.amount = Number(units);
-  const code = sim.submit(c);
+  const code = creditUnits(sim.engine, uid, currency, units);
   if (code !== 0) throw new ConfigError(`cannot credit ${currency} to ${uid} (code ${code})`);
 }
 
@@ -85,10 +82,7 @@ export function buildSim(cfg: ReplayConfig, priceScale: number, amountScale: num
 function openBalances(sim: MarketSim, cfg: ReplayConfig, users: readonly number[]): void {
   const ex = sim.engine.exchange;
   const spec = ex.markets[0]!.spec;
-  for (const cur of ex.definition.currencies) {
-    const max = BigInt(cur.maxSupply ?? '0') * 10n ** BigInt(cur.scale);
-    credit(sim, LIQUIDITY_UID, cur.code, max / 4n);
-  }
+  for (const cur of ex.definition.currencies) credit(sim, LIQUIDITY_UID, cur.code, supplyUnits(cur) / 4n);
   const given = cfg.users ?? [{ uid: users[0]!, balances: { [spec.quote]: '1000000', [spec.base]: '10' } }];
   for (const u of given) {
     for (const [cur, text] of Object.entries(u.balances ?? {})) {
@@ -237,6 +231,7 @@ export async function runMarketReplay(inputs: MdInputs, cfg: ReplayConfig, strat
       batches: st.batches, pre_snapshot_rows: st.preSnapshot, late_rows: st.late, crossed_batches: st.crossed,
       first_time_us: Math.max(0, st.first), last_time_us: clock.nowUs(),
     },
+    skipped_rows: inputs.invalid?.report() ?? NOTHING_SKIPPED,
     market: { id: m.id, price_precision: m.priceScale, amount_precision: m.amountScale, fee: def.markets[0]!.fee, maker_fee_rate: def.markets[0]!.maker_fee_rate },
     models: {
       queue: cfg.queue?.model ?? 'conservative', ...(cfg.queue?.model === 'probabilistic' ? { queue_power: cfg.queue.power ?? 3 } : {}),

@@ -22,6 +22,8 @@ export interface ReplayArgs {
   strategy?: string;
   seed?: number;
   json: boolean;
+  /** Skip rows that do not parse (counted by reason in the report) instead of stopping at the first one. */
+  skipInvalid?: boolean;
   /** Write the HTML report here. */
   html?: string;
   /** Write the JSON report here (besides stdout with --json). */
@@ -34,7 +36,7 @@ export interface ReplayArgs {
 export const USAGE = 'usage: replay --format journal --journal FILE | --format tardis --trades FILE --book FILE'
   + ' | --format gate --gate-kind spot|futures --trades FILE --book FILE | --format lobster --messages FILE'
   + ' [--config FILE.json] [--strategy FILE.ts] [--seed N] [--json] [--html FILE] [--out FILE]'
-  + ' [--sweep key=v1,v2,…] [--workers N]';
+  + ' [--sweep key=v1,v2,…] [--workers N] [--skip-invalid]';
 
 const VALUE_FLAGS = new Set(['--format', '--journal', '--trades', '--book', '--gate-kind', '--messages', '--config',
   '--strategy', '--seed', '--html', '--out', '--sweep', '--workers']);
@@ -43,9 +45,11 @@ const VALUE_FLAGS = new Set(['--format', '--journal', '--trades', '--book', '--g
 export function parseReplayArgs(argv: readonly string[]): ReplayArgs {
   const v = new Map<string, string>();
   let json = false;
+  let skipInvalid = false;
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i]!;
     if (flag === '--json') { json = true; continue; }
+    if (flag === '--skip-invalid') { skipInvalid = true; continue; }
     if (!VALUE_FLAGS.has(flag)) throw new ConfigError(`unknown argument ${flag} (${USAGE})`);
     const value = argv[++i];
     if (value === undefined) throw new ConfigError(`${flag} needs a value`);
@@ -55,13 +59,16 @@ export function parseReplayArgs(argv: readonly string[]): ReplayArgs {
   if (format === undefined || !(FORMATS as readonly string[]).includes(format)) {
     throw new ConfigError(`--format must be one of ${FORMATS.join(', ')} (${USAGE})`);
   }
-  const args: ReplayArgs = { format: format as ReplayFormat, json };
+  const args: ReplayArgs = { format: format as ReplayFormat, json, ...(skipInvalid ? { skipInvalid } : {}) };
   const need = (flag: string): string => {
     const x = v.get(flag);
     if (x === undefined) throw new ConfigError(`--format ${format} needs ${flag} (${USAGE})`);
     return x;
   };
   if (format === 'journal') args.journal = need('--journal');
+  if (format === 'journal' && skipInvalid) {
+    throw new ConfigError('--skip-invalid applies to CSV inputs: journal records are checksummed, and a corrupt tail already ends the replay (result.journal.defect)');
+  }
   if (format === 'tardis' || format === 'gate') { args.trades = need('--trades'); args.book = need('--book'); }
   if (format === 'lobster') args.messages = need('--messages');
   if (format === 'gate') {

@@ -1,9 +1,11 @@
 /**
  * `replay` command: runs one replay (or a sweep) and prints the report. With `--json`, stdout receives
- * exactly one JSON document and nothing else; otherwise a short summary. The progress bar goes to stderr,
- * only on a terminal and never with `--json`.
+ * exactly one JSON document and nothing else; otherwise a short summary (./replay-summary.ts). The progress
+ * bar goes to stderr, only on a terminal and never with `--json`.
  */
 import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { InvalidRows } from './csv/invalid-rows.js';
 import { renderHtml } from './html-report.js';
 import { replayJournal } from './journal-replay.js';
 import { replayLobster } from './lobster-replay.js';
@@ -13,6 +15,7 @@ import { Progress } from './progress.js';
 import type { ReplayArgs } from './replay-args.js';
 import { readReplayConfig, type ReplayConfig } from './replay-config.js';
 import { reportJson, type ReplayReport } from './report.js';
+import { reportsLine, summary } from './replay-summary.js';
 import { loadStrategy, type Strategy } from './strategy.js';
 
 export interface ReplayIo {
@@ -26,21 +29,33 @@ export async function runReplay(args: ReplayArgs, io: ReplayIo): Promise<ReplayR
   if (args.sweep !== undefined) {
     const { runSweep, sweepText } = await import('./sweep.js');
     const result = await runSweep(args, configOf(args), args.workers ?? 2);
-    io.stdout.write(args.json ? `${JSON.stringify(result)}\n` : sweepText(result));
+    io.stdout.write(args.json ? `${JSON.stringify(result)}\n` : sweepText(result) + sweepFiles(args));
     return result.runs[0]!.report;
   }
   const report = await replayByFormat(args, progress);
   if (args.out !== undefined) await writeFile(args.out, reportJson(report));
   if (args.html !== undefined) await writeFile(args.html, renderHtml(report));
   if (args.json) io.stdout.write(reportJson(report));
-  else io.stdout.write(summary(report));
+  else io.stdout.write(summary(report, { json: args.out, html: args.html }));
   return report;
+}
+
+/** Where a sweep wrote its reports (run-<k>.json in the `--out` directory, run-<k>.html in the `--html` one). */
+function sweepFiles(args: ReplayArgs): string {
+  const json = args.out === undefined ? undefined : join(args.out, 'run-<k>.json');
+  const html = args.html === undefined ? undefined : join(args.html, 'run-<k>.html');
+  return `${reportsLine({ json, html })}\n`;
 }
 
 /** The config file (if any) with `--seed` applied. */
 export function configOf(args: ReplayArgs): ReplayConfig {
   const cfg = args.config === undefined ? {} : readReplayConfig(args.config);
   return args.seed === undefined ? cfg : { ...cfg, seed: args.seed };
+}
+
+/** A fresh counter of skipped rows with `--skip-invalid`, else undefined (strict). */
+export function invalidRowsOf(args: ReplayArgs): InvalidRows | undefined {
+  return args.skipInvalid === true ? new InvalidRows() : undefined;
 }
 
 async function strategyOf(args: ReplayArgs, cfg: ReplayConfig): Promise<Strategy | undefined> {
@@ -57,19 +72,14 @@ async function replayByFormat(args: ReplayArgs, progress: Progress): Promise<Rep
 export async function replayOnce(args: ReplayArgs, cfg: ReplayConfig, progress?: Progress): Promise<ReplayReport> {
   switch (args.format) {
     case 'journal': return (await replayJournal(args.journal!, progress)).report;
-    case 'lobster': return (await replayLobster(args.messages!, cfg, progress)).report;
+    case 'lobster': return (await replayLobster(args.messages!, cfg, progress, invalidRowsOf(args))).report;
     default: break;
   }
   const strategy = await strategyOf(args, cfg);
   const withModule = args.strategy === undefined ? cfg : { ...cfg, strategy: { ...cfg.strategy, module: args.strategy } };
+  const invalid = invalidRowsOf(args);
   const inputs = args.format === 'tardis'
-    ? await tardisInputs(args.trades!, args.book!, cfg)
-    : await gateInputs(args.gateKind!, args.trades!, args.book!, cfg);
+    ? await tardisInputs(args.trades!, args.book!, cfg, invalid)
+    : await gateInputs(args.gateKind!, args.trades!, args.book!, cfg, invalid);
   return (await runMarketReplay(inputs, withModule, strategy, progress)).report;
-}
-
-/** The human-readable lines printed without --json. */
-export function summary(r: ReplayReport): string {
-  return `replay (${r.format}): ${r.events} events in ${(r.timing.wall_ms / 1000).toFixed(3)} s`
-    + ` (${r.events_per_sec.toLocaleString('en-US')} events/s)\nstate hash: ${r.state_hash}\n`;
 }

@@ -30,7 +30,7 @@ export interface ReplayConfig {
     readonly id?: string; readonly price_precision?: number; readonly amount_precision?: number;
     readonly fee?: string; readonly maker_fee_rate?: string; readonly min_base_amount?: string; readonly min_quote_amount?: string;
   };
-  /** Currency scales (decimals) beyond what the market needs, e.g. to keep small fees: as in the simulator config. */
+  /** Currency scales (decimals) and supplies, as in the simulator config; defaults keep every fee exact (./replay-currencies.ts). */
   readonly currencies?: readonly { readonly code: string; readonly scale: number; readonly max_supply?: string }[];
   readonly users?: readonly { readonly uid: number; readonly balances?: Readonly<Record<string, string>> }[];
   readonly stp_groups?: readonly { readonly id: number; readonly users: readonly number[] }[];

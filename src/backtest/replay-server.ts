@@ -8,7 +8,8 @@
  * 1), `--speed 0` replays as fast as possible (yielding to the server between batches). When the data ends,
  * the server keeps serving the final state until stopped. Users and keys come from `--sim-config` (the
  * `npm start` config format; its pairs, clock and engine are replaced), else the demo users with their keys,
- * funded with 100,000 quote and 10 base. The engine runs inline.
+ * funded with 100,000 quote and 10 base. The engine runs inline. Currencies: the replay config's and the
+ * simulator config's `currencies`, else scales that keep every fee exact (./replay-currencies.ts).
  */
 import { performance } from 'node:perf_hooks';
 import { setImmediate as yieldNow, setTimeout as sleep } from 'node:timers/promises';
@@ -17,14 +18,16 @@ import { Side } from '../core/matching/order-types.js';
 import { type Simulator, startSimulator } from '../main.js';
 import { loadConfigFile, type SimulatorConfig } from '../sim/config-file.js';
 import { DEMO_CONFIG } from '../sim/demo.js';
-import { deriveCurrencies } from '../sim/sim-config.js';
+import { NOTHING_SKIPPED, type SkippedRowsReport } from './csv/invalid-rows.js';
 import { BookMirror, MIRROR_LIQUIDITY_UID, MIRROR_TAKER_UID } from './book-mirror.js';
 import { DELTA_FLAG } from './formats/gate.js';
 import { gateInputs, tardisInputs } from './md-inputs.js';
+import { fmtBig } from './md-accounts.js';
 import { replayDefinition } from './md-replay.js';
 import { RowFlag, RowKind } from './md-rows.js';
 import { parseReplayArgs, type ReplayArgs } from './replay-args.js';
-import { configOf } from './replay-command.js';
+import { configOf, invalidRowsOf } from './replay-command.js';
+import { replayCurrencies, supplyUnits } from './replay-currencies.js';
 
 export interface ServeArgs {
   readonly replay: ReplayArgs;
@@ -34,7 +37,11 @@ export interface ServeArgs {
   readonly port?: number;
 }
 
-export interface ServeStats { rows: number; batches: number; levels: number; trades: number; clientFills: number }
+export interface ServeStats {
+  rows: number; batches: number; levels: number; trades: number; clientFills: number;
+  /** Rows skipped with `--skip-invalid`, by reason (nothing without it: the first invalid row stops the replay). */
+  skipped: SkippedRowsReport;
+}
 
 /** Splits `start --replay …` flags: the serving ones here, the rest are `replay` flags. */
 export function parseServeArgs(argv: readonly string[]): ServeArgs {
@@ -71,7 +78,8 @@ export function parseServeArgs(argv: readonly string[]): ServeArgs {
 export async function serveReplay(a: ServeArgs): Promise<{ sim: Simulator; finished: Promise<ServeStats>; stop: () => void }> {
   const cfg = configOf(a.replay);
   const r = a.replay;
-  const inputs = r.format === 'tardis' ? await tardisInputs(r.trades!, r.book!, cfg) : await gateInputs(r.gateKind!, r.trades!, r.book!, cfg);
+  const invalid = invalidRowsOf(r);
+  const inputs = r.format === 'tardis' ? await tardisInputs(r.trades!, r.book!, cfg, invalid) : await gateInputs(r.gateKind!, r.trades!, r.book!, cfg, invalid);
   const { trades: T, book: B } = inputs;
   const { def } = replayDefinition(cfg, B.scales.priceScale, B.scales.amountScale);
   const market = def.markets[0]!;
@@ -80,11 +88,15 @@ export async function serveReplay(a: ServeArgs): Promise<{ sim: Simulator; finis
   const first = Math.min(tDone ? Infinity : T.rows.exch[0]!, bDone ? Infinity : B.rows.exch[0]!);
   if (!Number.isFinite(first)) throw new ConfigError('--replay: the data files hold no rows');
   const base: SimulatorConfig = a.simConfig === undefined ? DEMO_CONFIG : loadConfigFile(a.simConfig);
-  const big = Object.fromEntries(deriveCurrencies([market]).map((c) => [c.code, String(Math.floor(Number(c.maxSupply) / 8))]));
+  // The replay config's currencies, then the simulator config's; scales keep every fee exact (./replay-currencies.ts).
+  const given = [...(cfg.currencies ?? []), ...(base.currencies ?? []).filter((c) => !(cfg.currencies ?? []).some((x) => x.code === c.code))];
+  const currencies = replayCurrencies(market, given);
+  const big = Object.fromEntries(currencies.map((c) => [c.code, fmtBig(supplyUnits(c) / 8n, c.scale)]));
   const users = (base.users ?? []).filter((u) => u.uid !== MIRROR_LIQUIDITY_UID && u.uid !== MIRROR_TAKER_UID)
     .map((u) => (a.simConfig === undefined ? { ...u, balances: { spot: { [market.quote]: '100000', [market.base]: '10' } } } : u));
   const simCfg: SimulatorConfig = {
     ...base, currency_pairs: [market], market_maker: false, engine: { runner: 'inline' },
+    currencies: currencies.map((c) => ({ code: c.code, scale: c.scale, max_supply: c.maxSupply })),
     clock: { type: 'sim', start_ms: Math.floor(first / 1000) },
     users: [...users, { uid: MIRROR_LIQUIDITY_UID, balances: { spot: big } }, { uid: MIRROR_TAKER_UID, balances: { spot: big } }],
     chains: undefined,
@@ -96,7 +108,7 @@ export async function serveReplay(a: ServeArgs): Promise<{ sim: Simulator; finis
   const clock = sim.simClock!;
   const mirror = new BookMirror(sim.gateway);
   let stopped = false;
-  const stats: ServeStats = { rows: 0, batches: 0, levels: 0, trades: 0, clientFills: 0 };
+  const stats: ServeStats = { rows: 0, batches: 0, levels: 0, trades: 0, clientFills: 0, skipped: NOTHING_SKIPPED };
   const drive = async (): Promise<ServeStats> => {
     const wall0 = performance.now();
     let seenSnapshot = false;
@@ -140,7 +152,8 @@ export async function serveReplay(a: ServeArgs): Promise<{ sim: Simulator; finis
       stats.rows += i - R.i;
       R.i = i;
     }
-    Object.assign(stats, { levels: mirror.stats.levels, trades: mirror.stats.trades, clientFills: mirror.stats.clientFills });
+    Object.assign(stats, { levels: mirror.stats.levels, trades: mirror.stats.trades, clientFills: mirror.stats.clientFills,
+      skipped: invalid?.report() ?? NOTHING_SKIPPED });
     return stats;
   };
   return { sim, finished: drive(), stop: () => { stopped = true; } };

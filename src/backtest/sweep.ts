@@ -3,7 +3,8 @@
  * `latency.entry.us`, `market.maker_fee_rate`, `queue.model`, `seed`) on a piscina pool of `--workers`
  * threads, and returns every run's report plus a comparison table. Values that read as numbers are numbers,
  * others strings. Runs are independent and deterministic, so the table does not depend on the worker count.
- * With `--out DIR`, each run's JSON report (and HTML with `--html DIR`) is written as run-<k>.json/.html.
+ * With `--out DIR`, each run's JSON report is written there as run-<k>.json; with `--html DIR`, its HTML
+ * report as run-<k>.html (the two may be the same directory).
  */
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -58,12 +59,10 @@ export async function runSweep(args: ReplayArgs, base: ReplayConfig, workers: nu
     const reports = await Promise.all(values.map((v) => pool.run({ args: one, cfg: withField(base, key, v) })));
     const wallMs = performance.now() - t0;
     const runs = values.map((value, k) => ({ value, report: reports[k]! }));
-    if (args.out !== undefined) {
-      await mkdir(args.out, { recursive: true });
-      for (const [k, r] of runs.entries()) {
-        await writeFile(join(args.out, `run-${k}.json`), reportJson(r.report));
-        if (args.html !== undefined) await writeFile(join(args.out, `run-${k}.html`), renderHtml(r.report));
-      }
+    for (const [dir, ext, render] of [[args.out, 'json', reportJson], [args.html, 'html', renderHtml]] as const) {
+      if (dir === undefined) continue;
+      await mkdir(dir, { recursive: true });
+      for (const [k, r] of runs.entries()) await writeFile(join(dir, `run-${k}.${ext}`), render(r.report));
     }
     const events = reports.reduce((a, r) => a + r.events, 0);
     return { sweep: key, workers, runs, table: runs.map(row), wall_ms: Number(wallMs.toFixed(3)), events_per_sec: Math.round(events / (wallMs / 1000)) };

@@ -33,8 +33,14 @@ describe('replay server', () => {
     const body = JSON.stringify({ currency_pair: 'BTC_USDT', side: 'buy', amount: '0.1', price: bestAsk, time_in_force: 'ioc' });
     const res = await signedFetch(port, { method: 'POST', path: '/api/v4/spot/orders', body, key: 'demo-alice-key', secret: 'demo-alice-secret' });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ status: 'closed', filled_amount: '0.1', avg_deal_price: bestAsk });
+    expect(res.body).toMatchObject({ status: 'closed', filled_amount: '0.1', avg_deal_price: bestAsk, fee: '0.0002', fee_currency: 'BTC' });
+    // A small taker fill pays its fee too (0.2 % of 0.01 BTC): the base currency has the fee's decimals.
+    const small = JSON.stringify({ currency_pair: 'BTC_USDT', side: 'buy', amount: '0.01', price: bestAsk, time_in_force: 'ioc' });
+    const res2 = await signedFetch(port, { method: 'POST', path: '/api/v4/spot/orders', body: small, key: 'demo-alice-key', secret: 'demo-alice-secret' });
+    expect(res2.body).toMatchObject({ status: 'closed', filled_amount: '0.01', fee: '0.00002', fee_currency: 'BTC' });
+    const btc = (await signedFetch(port, { method: 'GET', path: '/api/v4/spot/accounts', query: 'currency=BTC', key: 'demo-alice-key', secret: 'demo-alice-secret' })).body;
+    expect((btc as { available: string }[])[0]).toMatchObject({ currency: 'BTC', available: '10.10978', locked: '0' });
     const after = (await plainFetch(port, '/api/v4/spot/order_book?currency_pair=BTC_USDT&limit=5')).body as { asks: [string, string][] };
-    expect(Number(after.asks[0]![1])).toBeCloseTo(Number(askSize) - 0.1, 6);
+    expect(Number(after.asks[0]![1])).toBeCloseTo(Number(askSize) - 0.11, 6);
   });
 });

@@ -2,7 +2,7 @@
 // worker pool and give the same runs whatever the worker count.
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { renderHtml } from '../../src/backtest/html-report.js';
 import { parseReplayArgs } from '../../src/backtest/replay-args.js';
@@ -45,15 +45,17 @@ describe('sweeps', () => {
 
   it('runs one replay per value on the pool, the same as run alone, with files per run', async () => {
     const out = await mkdtemp(join(tmpdir(), 'ringmatch-sweep-'));
-    made.push(out);
-    const args = parseReplayArgs(['--format', 'tardis', ...FIX, ...STRATEGY, '--sweep', 'market.maker_fee_rate=0,0.1', '--out', out, '--html', out]);
+    const html = join(await mkdtemp(join(tmpdir(), 'ringmatch-sweep-')), 'html');
+    made.push(out, dirname(html));
+    const args = parseReplayArgs(['--format', 'tardis', ...FIX, ...STRATEGY, '--sweep', 'market.maker_fee_rate=0,0.1', '--out', out, '--html', html]);
     const r = await runSweep(args, configOf(args), 2);
     expect(r.runs.map((x) => x.value)).toEqual(['0', '0.1']);
     expect(r.table).toHaveLength(2);
     const alone = await replayOnce({ ...args, sweep: undefined }, withField(configOf(args), 'market.maker_fee_rate', '0.1'));
     expect(deterministicJson(r.runs[1]!.report)).toBe(deterministicJson(alone));
     expect(r.runs[0]!.report.state_hash).not.toBe(r.runs[1]!.report.state_hash);
-    expect((await readdir(out)).sort()).toEqual(['run-0.html', 'run-0.json', 'run-1.html', 'run-1.json']);
+    expect((await readdir(out)).sort()).toEqual(['run-0.json', 'run-1.json']);
+    expect((await readdir(html)).sort()).toEqual(['run-0.html', 'run-1.html']);
     expect(sweepText(r)).toContain('| 0.1 |');
   });
 });

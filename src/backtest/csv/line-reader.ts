@@ -6,8 +6,13 @@
  *
  * Usage: `while (await r.fill()) for (; r.i < r.count; r.i++) …` — `fill()` parses the next chunk's lines
  * into a fresh batch (at least one row unless the input is exhausted).
+ *
+ * Invalid rows: `row()` calls `fail(reason, why)`, which throws a ReplayDataError naming the file and line
+ * (the default, strict), or, after `skipInvalidInto(rows)`, counts the row in `rows` and drops it: `row()`
+ * must therefore append nothing before its last check (every reader appends as its final step).
  */
 import type { ChunkSource } from './chunk-source.js';
+import type { InvalidRows, RowDefect } from './invalid-rows.js';
 
 export const MAX_FIELDS = 32;
 
@@ -15,6 +20,9 @@ export const MAX_FIELDS = 32;
 export class ReplayDataError extends Error {
   override readonly name = 'ReplayDataError';
 }
+
+/** Thrown by `fail` in skip mode and caught around `row()`; one instance, so skipping allocates no Error. */
+const SKIPPED = new Error('row skipped');
 
 export abstract class LineReader {
   /** Rows in the current batch, and the caller's cursor into it. */
@@ -29,6 +37,7 @@ export abstract class LineReader {
   #carry = new Uint8Array(4096);
   #carryLen = 0;
   #done = false;
+  #invalid: InvalidRows | undefined;
 
   constructor(src: ChunkSource, path: string) {
     this.#src = src;
@@ -46,8 +55,30 @@ export abstract class LineReader {
   get bytesRead(): number { return this.#src.bytesRead; }
   get fileBytes(): number { return this.#src.fileBytes; }
 
-  fail(why: string): never {
-    throw new ReplayDataError(`${this.path}:${this.line}: ${why}`);
+  /** Skips invalid rows from now on, counting them in `into` (undefined: strict again). */
+  skipInvalidInto(into: InvalidRows | undefined): this {
+    this.#invalid = into;
+    into?.register(this.path);
+    return this;
+  }
+
+  /** Refuses the current row: throws (strict), or counts it and abandons `row()` (skip mode). */
+  fail(reason: RowDefect, why: string): never {
+    if (this.#invalid !== undefined) {
+      this.#invalid.add(reason, this.path, this.line, why);
+      throw SKIPPED;
+    }
+    throw new ReplayDataError(`${this.path}:${this.line}: ${why} (--skip-invalid skips and counts such rows)`);
+  }
+
+  /** `row()`, dropping the row when `fail` skipped it. The strict path has no handler. */
+  #row(b: Uint8Array, n: number): void {
+    if (this.#invalid === undefined) { this.row(b, n); return; }
+    try {
+      this.row(b, n);
+    } catch (e) {
+      if (e !== SKIPPED) throw e;
+    }
   }
 
   /** Parses the next batch; false when the input is exhausted and the batch is empty. */
@@ -96,7 +127,7 @@ export abstract class LineReader {
         if (e > fs && b[e - 1] === 13) e--;
         if (n < MAX_FIELDS) { starts[n] = fs; ends[n] = e; n++; }
         this.line++;
-        if (e > s) this.row(b, n);
+        if (e > s) this.#row(b, n);
         n = 0;
         s = i + 1;
         fs = s;
@@ -130,7 +161,7 @@ export abstract class LineReader {
     }
     if (n < MAX_FIELDS) { this.starts[n] = fs; this.ends[n] = e; n++; }
     this.line++;
-    if (e > from) this.row(b, n);
+    if (e > from) this.#row(b, n);
   }
 }
 

@@ -13,6 +13,11 @@
  * `gate.amounts: "delta"` in the config reads it as a signed change instead. A futures level whose size is 0
  * carries no side: it is removed from whichever side holds that price. Futures contracts are replayed as
  * base lots of a spot-style market (no margin).
+ *
+ * Invalid rows (`fail` reasons, ../csv/invalid-rows.ts): too few fields, a timestamp that is not seconds
+ * with at most 6 decimals, a side other than 1/2 in a spot book, an action other than set/make/take, a
+ * price that is not a positive decimal, an amount that does not parse, a negative absolute amount, and a
+ * trade (spot amount or futures size) of zero, or a negative spot amount.
  */
 import type { ChunkSource } from '../csv/chunk-source.js';
 import { BAD_DECIMAL, parseScaled } from '../csv/decimal.js';
@@ -35,7 +40,7 @@ abstract class GateReader extends MdReader {
     if (v === BAD_DECIMAL || Number.isNaN(v) || v < 0) {
       const t = fieldText(b, this.starts[0]!, this.ends[0]!);
       if (this.line === 1 && !/^[0-9. ]+$/.test(t)) return -1;
-      this.fail(`timestamp "${t}" is not seconds with at most 6 decimals`);
+      this.fail('bad_timestamp', `timestamp "${t}" is not seconds with at most 6 decimals`);
     }
     return v;
   }
@@ -55,16 +60,19 @@ export class GateTradeReader extends GateReader {
     const t = this.time(b);
     if (t < 0) { this.headers++; return; }
     if (this.kind === 'spot') {
-      if (n < 5) this.fail(`expected 5 fields (timestamp, dealid, price, amount, side), got ${n}`);
+      if (n < 5) this.fail('field_count', `expected 5 fields (timestamp, dealid, price, amount, side), got ${n}`);
+      const price = this.price(b, 2);
       const amount = this.amount(b, 3);
+      if (amount <= 0) this.fail('amount_not_positive', 'trade amount must be positive');
       const s = b[this.starts[4]!];
       const side = s === 50 ? MdSide.Buy : s === 49 ? MdSide.Sell : MdSide.None;
-      this.push(t, t, RowKind.Trade, 0, side, this.price(b, 2), amount);
+      this.push(t, t, RowKind.Trade, 0, side, price, amount);
     } else {
-      if (n < 4) this.fail(`expected 4 fields (timestamp, dealid, price, size), got ${n}`);
+      if (n < 4) this.fail('field_count', `expected 4 fields (timestamp, dealid, price, size), got ${n}`);
+      const price = this.price(b, 2);
       const size = this.amount(b, 3);
-      if (size === 0) this.fail('trade size 0');
-      this.push(t, t, RowKind.Trade, 0, size > 0 ? MdSide.Buy : MdSide.Sell, this.price(b, 2), Math.abs(size));
+      if (size === 0) this.fail('amount_not_positive', 'trade size 0');
+      this.push(t, t, RowKind.Trade, 0, size > 0 ? MdSide.Buy : MdSide.Sell, price, Math.abs(size));
     }
   }
 }
@@ -79,23 +87,25 @@ export class GateBookReader extends GateReader {
     const t = this.time(b);
     if (t < 0) { this.headers++; return; }
     const spot = this.kind === 'spot';
-    if (n < (spot ? 5 : 4)) this.fail(`expected ${spot ? 7 : 6} fields, got ${n}`);
+    if (n < (spot ? 5 : 4)) this.fail('field_count', `expected ${spot ? 7 : 6} fields, got ${n}`);
     const a = spot ? 2 : 1;
     const set = fieldIs(b, this.starts[a]!, this.ends[a]!, 'set');
     if (!set && !fieldIs(b, this.starts[a]!, this.ends[a]!, 'make') && !fieldIs(b, this.starts[a]!, this.ends[a]!, 'take')) {
-      this.fail(`action "${fieldText(b, this.starts[a]!, this.ends[a]!)}" is not set, make or take`);
+      this.fail('bad_action', `action "${fieldText(b, this.starts[a]!, this.ends[a]!)}" is not set, make or take`);
     }
     const flags = (set ? RowFlag.Snapshot : 0) | (this.delta && !set ? DELTA_FLAG : 0);
     if (spot) {
       const s = b[this.starts[1]!];
-      const side = s === 50 ? MdSide.Buy : s === 49 ? MdSide.Sell : this.fail('side is neither 1 nor 2');
+      const side = s === 50 ? MdSide.Buy : s === 49 ? MdSide.Sell : this.fail('bad_side', 'side is neither 1 nor 2');
+      const price = this.price(b, 3);
       const amount = this.amount(b, 4);
-      if (amount < 0 && !(flags & DELTA_FLAG)) this.fail('negative amount');
-      this.push(t, t, RowKind.Depth, flags, side, this.price(b, 3), amount);
+      if (amount < 0 && !(flags & DELTA_FLAG)) this.fail('negative_amount', 'negative amount');
+      this.push(t, t, RowKind.Depth, flags, side, price, amount);
     } else {
+      const price = this.price(b, 2);
       const size = this.amount(b, 3);
       const side = size > 0 ? MdSide.Buy : size < 0 ? MdSide.Sell : MdSide.None;
-      this.push(t, t, RowKind.Depth, flags, side, this.price(b, 2), Math.abs(size));
+      this.push(t, t, RowKind.Depth, flags, side, price, Math.abs(size));
     }
   }
 }

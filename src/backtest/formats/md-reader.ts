@@ -1,10 +1,13 @@
 /**
  * A line reader whose rows are market-data rows (../md-rows.ts) at a market's price and amount scales.
- * Format readers (Tardis, Gate dumps) implement `row()` and push through `push()`.
+ * Format readers (Tardis, Gate dumps) implement `row()` and push through `push()`. Field parsers refuse a
+ * row (`fail`, see ../csv/line-reader.ts) with the reason the report counts it under: a price must be a
+ * positive decimal (a trade or level at 0 would fill every order of ours it reaches); a value with more
+ * decimals than the market's precision is `price_precision` / `amount_precision`, never rounded.
  */
 import { LineReader } from '../csv/line-reader.js';
 import type { ChunkSource } from '../csv/chunk-source.js';
-import { BAD_DECIMAL, parseScaled, parseUint } from '../csv/decimal.js';
+import { BAD_DECIMAL, decimalsOf, parseScaled, parseUint } from '../csv/decimal.js';
 import { fieldText } from '../csv/line-reader.js';
 import { MdRows } from '../md-rows.js';
 
@@ -38,24 +41,43 @@ export abstract class MdReader extends LineReader {
 
   protected uint(b: Uint8Array, k: number, what: string): number {
     const v = parseUint(b, this.starts[k]!, this.ends[k]!);
-    if (Number.isNaN(v)) this.fail(`${what} "${fieldText(b, this.starts[k]!, this.ends[k]!)}" is not an integer`);
+    if (Number.isNaN(v)) this.fail('bad_timestamp', `${what} "${fieldText(b, this.starts[k]!, this.ends[k]!)}" is not an integer`);
     return v;
   }
 
+  /** A positive price at the price scale. */
   protected price(b: Uint8Array, k: number): number {
-    const v = parseScaled(b, this.starts[k]!, this.ends[k]!, this.scales.priceScale);
-    if (v === BAD_DECIMAL || Number.isNaN(v) || v < 0) {
-      this.fail(`price "${fieldText(b, this.starts[k]!, this.ends[k]!)}" is not a non-negative decimal with at most ${this.scales.priceScale} decimals (set price_precision)`);
+    const s = this.starts[k]!;
+    const e = this.ends[k]!;
+    const v = parseScaled(b, s, e, this.scales.priceScale);
+    if (v === BAD_DECIMAL || Number.isNaN(v) || v <= 0) {
+      const text = fieldText(b, s, e);
+      if (tooPrecise(b, s, e, this.scales.priceScale)) {
+        this.fail('price_precision', `price "${text}" has more than ${this.scales.priceScale} decimals (set price_precision)`);
+      }
+      this.fail('bad_price', `price "${text}" is not a positive decimal`);
     }
     return v;
   }
 
   /** A signed amount at the amount scale. */
   protected amount(b: Uint8Array, k: number): number {
-    const v = parseScaled(b, this.starts[k]!, this.ends[k]!, this.scales.amountScale);
+    const s = this.starts[k]!;
+    const e = this.ends[k]!;
+    const v = parseScaled(b, s, e, this.scales.amountScale);
     if (Number.isNaN(v)) {
-      this.fail(`amount "${fieldText(b, this.starts[k]!, this.ends[k]!)}" is not a decimal with at most ${this.scales.amountScale} decimals (set amount_precision)`);
+      const text = fieldText(b, s, e);
+      if (tooPrecise(b, s, e, this.scales.amountScale)) {
+        this.fail('amount_precision', `amount "${text}" has more than ${this.scales.amountScale} decimals (set amount_precision)`);
+      }
+      this.fail('bad_amount', `amount "${text}" is not a decimal`);
     }
     return v;
   }
+}
+
+/** True when `b[s, e)` is a well-formed decimal that only fails for having more than `scale` decimals. */
+export function tooPrecise(b: Uint8Array, s: number, e: number, scale: number): boolean {
+  const d = decimalsOf(b, s, e);
+  return d > scale && !Number.isNaN(parseScaled(b, s, e, d));
 }

@@ -70,7 +70,7 @@ export function generateTardis(o: SyntheticOptions, sink: SyntheticSink): { book
       // A trade at the touch, then the depth update it caused at the same receive time.
       const buy = r.chance(0.5);
       const book = buy ? asks : bids;
-      const best = buy ? Math.min(...book.keys()) : Math.max(...book.keys());
+      const best = buy ? minKey(book) : maxKey(book);
       const have = book.get(best)!;
       const amt = Math.min(have, 1 + r.nextInt(3000));
       sink.trade(`${ex},${sym},${t - 150},${t},${++tradeId},${buy ? 'buy' : 'sell'},${fmt(best, pd)},${fmt(amt, ad)}`);
@@ -79,15 +79,15 @@ export function generateTardis(o: SyntheticOptions, sink: SyntheticSink): { book
       if (left === 0) book.delete(best); else book.set(best, left);
       row(t, false, buy ? 'ask' : 'bid', best, left);
       if (book.size < 2) {
-        const far = buy ? Math.max(...book.keys(), best) + 1 : Math.min(...book.keys(), best) - 1;
+        const far = buy ? Math.max(maxKey(book), best) + 1 : Math.min(minKey(book), best) - 1;
         book.set(far, size());
         row(t, false, buy ? 'ask' : 'bid', far, book.get(far)!);
       }
     } else if (u < 0.2) {
       // The mid moves a tick: the level crossing over is removed, a new one appears on the other side.
       const up = r.chance(0.5);
-      const bestBid = Math.max(...bids.keys());
-      const bestAsk = Math.min(...asks.keys());
+      const bestBid = maxKey(bids);
+      const bestAsk = minKey(asks);
       if (up && bestAsk - bestBid > 1) { bids.set(bestBid + 1, size()); row(t, false, 'bid', bestBid + 1, bids.get(bestBid + 1)!); }
       else if (!up && bestAsk - bestBid > 1) { asks.set(bestAsk - 1, size()); row(t, false, 'ask', bestAsk - 1, asks.get(bestAsk - 1)!); }
       else { mid += up ? 1 : -1; }
@@ -96,7 +96,7 @@ export function generateTardis(o: SyntheticOptions, sink: SyntheticSink): { book
       for (let k = 0; k < n; k++) {
         const bid = r.chance(0.5);
         const book = bid ? bids : asks;
-        const best = bid ? Math.max(...book.keys()) : Math.min(...book.keys());
+        const best = bid ? maxKey(book) : minKey(book);
         const p = bid ? best - r.nextInt(L) : best + r.nextInt(L);
         const s = r.chance(0.1) && book.size > 2 ? 0 : size();
         if (s === 0) book.delete(p); else book.set(p, s);
@@ -105,4 +105,18 @@ export function generateTardis(o: SyntheticOptions, sink: SyntheticSink): { book
     }
   }
   return { bookRows, tradeRows };
+}
+
+/** Lowest key of a book side by a loop (a spread into Math.min fails past about 10^5 levels); Infinity when empty. */
+function minKey(m: ReadonlyMap<number, number>): number {
+  let v = Number.POSITIVE_INFINITY;
+  for (const k of m.keys()) if (k < v) v = k;
+  return v;
+}
+
+/** Highest key of a book side; -Infinity when empty. */
+function maxKey(m: ReadonlyMap<number, number>): number {
+  let v = Number.NEGATIVE_INFINITY;
+  for (const k of m.keys()) if (k > v) v = k;
+  return v;
 }

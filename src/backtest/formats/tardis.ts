@@ -8,6 +8,10 @@
  * `bid`/`ask`; `is_snapshot` rows belong to a snapshot, and the replay resets the book when the flag turns
  * from false to true (the daily snapshot, reconnects). Trade `side` is the aggressor's (`buy`/`sell`,
  * anything else unknown). The header line is checked and skipped.
+ *
+ * Invalid rows (`fail` reasons, ../csv/invalid-rows.ts): a field count other than 8, timestamps that are not
+ * integers, a book side other than bid/ask, a price that is not a positive decimal, an amount that does not
+ * parse, a negative book amount, a trade amount of zero or less.
  */
 import type { ChunkSource } from '../csv/chunk-source.js';
 import { fieldIs } from '../csv/line-reader.js';
@@ -26,15 +30,16 @@ export class TardisBookReader extends MdReader {
     const s = this.starts;
     const e = this.ends;
     if (fieldIs(b, s[0]!, e[0]!, 'exchange')) { this.headers++; return; }
-    if (n !== 8) this.fail(`expected 8 fields (${TARDIS_BOOK_HEADER}), got ${n}`);
+    if (n !== 8) this.fail('field_count', `expected 8 fields (${TARDIS_BOOK_HEADER}), got ${n}`);
     const exch = this.uint(b, 2, 'timestamp');
     const local = this.uint(b, 3, 'local_timestamp');
     const snap = b[s[4]!] === 116 ? RowFlag.Snapshot : 0; // 't'rue
-    const c = b[s[5]!];
-    const side = c === 98 ? MdSide.Buy : c === 97 ? MdSide.Sell : this.fail('side is neither bid nor ask');
+    const side = fieldIs(b, s[5]!, e[5]!, 'bid') ? MdSide.Buy : fieldIs(b, s[5]!, e[5]!, 'ask') ? MdSide.Sell
+      : this.fail('bad_side', 'side is neither bid nor ask');
+    const price = this.price(b, 6);
     const amount = this.amount(b, 7);
-    if (amount < 0) this.fail('negative amount');
-    this.push(exch, local, RowKind.Depth, snap, side, this.price(b, 6), amount);
+    if (amount < 0) this.fail('negative_amount', 'negative amount');
+    this.push(exch, local, RowKind.Depth, snap, side, price, amount);
   }
 }
 
@@ -47,13 +52,14 @@ export class TardisTradeReader extends MdReader {
     const s = this.starts;
     const e = this.ends;
     if (fieldIs(b, s[0]!, e[0]!, 'exchange')) { this.headers++; return; }
-    if (n !== 8) this.fail(`expected 8 fields (${TARDIS_TRADES_HEADER}), got ${n}`);
+    if (n !== 8) this.fail('field_count', `expected 8 fields (${TARDIS_TRADES_HEADER}), got ${n}`);
     const exch = this.uint(b, 2, 'timestamp');
     const local = this.uint(b, 3, 'local_timestamp');
     const c = b[s[5]!];
     const side = e[5]! - s[5]! === 3 && c === 98 ? MdSide.Buy : e[5]! - s[5]! === 4 && c === 115 ? MdSide.Sell : MdSide.None;
+    const price = this.price(b, 6);
     const amount = this.amount(b, 7);
-    if (amount <= 0) this.fail('trade amount must be positive');
-    this.push(exch, local, RowKind.Trade, 0, side, this.price(b, 6), amount);
+    if (amount <= 0) this.fail('amount_not_positive', 'trade amount must be positive');
+    this.push(exch, local, RowKind.Trade, 0, side, price, amount);
   }
 }
