@@ -17,7 +17,7 @@ import type { ExchangeGateway } from '../engine/gateway.js';
 import { authenticate } from './auth/authenticate.js';
 import type { KeyStore } from './auth/key-store.js';
 import { type ApiDeps, makeDeps } from './deps.js';
-import type { ApiRequest, RequestHeaders } from './http/api-request.js';
+import { type ApiRequest, isJsonContentType, type RequestHeaders } from './http/api-request.js';
 import { Reply } from './http/reply.js';
 import { wallMicros } from './http/wall-time.js';
 import { RateLimiter, type RateLimitOptions } from './rate-limit.js';
@@ -168,8 +168,7 @@ export function createHttpHandler(options: ServerOptions): HttpHandler {
   const dispatch = (route: Route, req: ApiRequest, reply: Reply): void => {
     if (req.body === '' && route.arrayBody === true) return reply.error(ResultCode.InvalidBody, 'Request body must be a JSON array');
     if (req.body !== '') {
-      const ct = req.headers.contentType.toLowerCase();
-      if (!ct.startsWith('application/json')) return reply.error(ResultCode.InvalidContentType);
+      if (!isJsonContentType(req.headers.contentType)) return reply.error(ResultCode.InvalidContentType);
       try {
         req.json = JSON.parse(req.body);
       } catch {
