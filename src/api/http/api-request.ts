@@ -82,3 +82,16 @@ export function isJsonContentType(header: string): boolean {
   }
   return true;
 }
+
+/**
+ * Characters of a client string an answer echoes back at most (a rejected batch item's `text`, `order_id`,
+ * `currency_pair`, a WebSocket request id). Every valid value of those fields is shorter (a text is at most 30
+ * characters, an order id 16 digits), so only invalid input is cut; an answer never grows with the input.
+ */
+export const ECHO_LIMIT = 64;
+
+/** `v` as the string an answer echoes: strings (and numbers) cut to ECHO_LIMIT characters, '' otherwise. */
+export function echoed(v: unknown): string {
+  const s = typeof v === 'string' ? v : typeof v === 'number' && Number.isFinite(v) ? String(v) : '';
+  return s.length > ECHO_LIMIT ? s.slice(0, ECHO_LIMIT) : s;
+}
