@@ -124,17 +124,37 @@ export function orderJson(o: GateOrder): string {
     + `"stp_id":${o.stp_id},"stp_act":"${o.stp_act}","auto_borrow":${o.auto_borrow},"auto_repay":${o.auto_repay}}`;
 }
 
-/** The user's side of trade `id` (as taker or maker; taker when the user is both). */
-export function renderTrade(ex: Exchange, id: number, uid: number): GateTrade | undefined {
+/** The side of a trade one row of a user's trade history shows. */
+export type TradeRole = 'taker' | 'maker';
+
+/**
+ * The roles `uid` played in the trade at ring slot `slot`: none, one, or both for a self-trade (the user's
+ * order met its own resting order), whose two sides are two trades of the user, each with its order, side and
+ * fee. @allocates a small array
+ */
+export function rolesOf(ex: Exchange, slot: number, uid: number): TradeRole[] {
+  const T = ex.trades;
+  const out: TradeRole[] = [];
+  if (T.takerUid[slot] === uid) out.push('taker');
+  if (T.makerUid[slot] === uid) out.push('maker');
+  return out;
+}
+
+/** The order of trade slot `slot` on `role`'s side. */
+export const orderOfRole = (ex: Exchange, slot: number, role: TradeRole): number =>
+  (role === 'taker' ? ex.trades.takerOrder[slot]! : ex.trades.makerOrder[slot]!);
+
+/** Trade `id` as the owner of its `role` side sees it (GET /spot/my_trades, spot.usertrades). */
+export function renderTrade(ex: Exchange, id: number, role: TradeRole): GateTrade | undefined {
   const T = ex.trades;
   const i = T.slotOf(id);
   if (i < 0) return undefined;
   const m = ex.markets[T.market[i]!]!;
-  const taker = T.takerUid[i] === uid;
+  const taker = role === 'taker';
   const takerSide = T.takerSide[i]!;
   const side = taker ? takerSide : (takerSide === Side.Buy ? Side.Sell : Side.Buy);
   const feeCurrency = side === Side.Buy ? m.spec.base : m.spec.quote;
-  const orderId = taker ? T.takerOrder[i]! : T.makerOrder[i]!;
+  const orderId = orderOfRole(ex, i, role);
   const r = ex.orders.find(orderId);
   const time = T.time[i]!;
   return {
@@ -143,7 +163,7 @@ export function renderTrade(ex: Exchange, id: number, uid: number): GateTrade | 
     create_time_ms: millisText(time),
     currency_pair: m.id,
     side: sideName(side),
-    role: taker ? 'taker' : 'maker',
+    role,
     amount: formatUnits(T.lots[i]!, m.amountScale),
     price: formatUnits(T.price[i]!, m.priceScale),
     order_id: String(orderId),
@@ -156,6 +176,24 @@ export function renderTrade(ex: Exchange, id: number, uid: number): GateTrade | 
     text: r >= 0 && ex.orders.text[r] !== '' ? ex.orders.text[r]! : 'apiv4',
     deal: formatUnits(T.price[i]! * T.lots[i]!, m.notionalScale),
   };
+}
+
+/**
+ * `uid`'s trade history rows, newest trade first (a self-trade gives two rows, taker then maker), keeping
+ * the rows `keep(slot, role)` accepts, at most `limit`. @allocates
+ */
+export function userTrades(ex: Exchange, uid: number, keep: (slot: number, role: TradeRole) => boolean, limit: number): GateTrade[] {
+  const T = ex.trades;
+  const out: GateTrade[] = [];
+  const oldest = Math.max(1, T.count - T.capacity + 1);
+  for (let id = T.count; id >= oldest && out.length < limit; id--) {
+    const slot = T.slotOf(id);
+    if (T.takerUid[slot] !== uid && T.makerUid[slot] !== uid) continue;
+    for (const role of rolesOf(ex, slot, uid)) {
+      if (out.length < limit && keep(slot, role)) out.push(renderTrade(ex, id, role)!);
+    }
+  }
+  return out;
 }
 
 /** Trade `id` as the public feed shows it (side is the taker's). */

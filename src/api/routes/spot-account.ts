@@ -6,7 +6,7 @@
 import { AccountKind } from '../../core/ledger/account-kinds.js';
 import { BOOK_TYPE_NAMES } from '../../core/ledger/account-book.js';
 import { ResultCode } from '../../core/result-code.js';
-import { renderTrade } from '../../engine/gate-shapes.js';
+import { orderOfRole, userTrades } from '../../engine/gate-shapes.js';
 import type { ApiDeps } from '../deps.js';
 import { queryParam } from '../http/api-request.js';
 import type { Router } from '../router.js';
@@ -89,19 +89,17 @@ export function registerSpotAccountRoutes(router: Router, deps: ApiDeps): void {
       for (const v of [limit, page, from, to]) if (v < 0) return reply.error(v);
       const T = ex().trades;
       const O = ex().orders;
-      const uid = req.uid;
       const kind = accountKindParam(queryParam(req, 'account'));
-      // A trade's account is its order's; an order gone from the finished window counts as spot.
+      // A row's account is its order's; an order gone from the finished window counts as spot. A self-trade
+      // is two rows (taker and maker), each filtered by its own order.
       const kindOf = (id: number): number => { const r = O.find(id); return r < 0 ? AccountKind.Spot : accountKindOf(O.account[r]!); };
-      const ids = T.newest((i) => {
-        const taker = T.takerUid[i] === uid;
-        if (!taker && T.makerUid[i] !== uid) return false;
-        if (m >= 0 && T.market[i] !== m) return false;
-        if (order > 0 && (taker ? T.takerOrder[i] : T.makerOrder[i]) !== order) return false;
-        if (kindOf((taker ? T.takerOrder[i] : T.makerOrder[i])!) !== kind) return false;
-        const t = T.time[i]!;
+      const rows = userTrades(ex(), req.uid, (slot, role) => {
+        if (m >= 0 && T.market[slot] !== m) return false;
+        const own = orderOfRole(ex(), slot, role);
+        if ((order > 0 && own !== order) || kindOf(own) !== kind) return false;
+        const t = T.time[slot]!;
         return t >= from && t <= to;
       }, limit * page).slice((page - 1) * limit);
-      reply.json(200, ids.map((id) => renderTrade(ex(), id, uid)!));
+      reply.json(200, rows);
     } });
 }
