@@ -6,17 +6,26 @@
  */
 import type { Exchange } from '../../core/exchange/exchange.js';
 import { ResultCode } from '../../core/result-code.js';
+import type { ChainSpec } from '../../sim/chains/chain-spec.js';
 import type { ApiDeps } from '../deps.js';
 import type { Router } from '../router.js';
 
 const PUBLIC = { kind: 'public' } as const;
 
-/** Gate's Currency object for a currency code. */
-export function renderCurrency(code: string): Record<string, unknown> {
-  const chain = { name: code, addr: '', withdraw_disabled: false, withdraw_delayed: false, deposit_disabled: false };
+/**
+ * Gate's Currency object for `code` and its chains (the chain simulation's, as GET /wallet/currency_chains and
+ * /wallet/deposit_address name them): each chain `{name: chain id, addr: contract address, withdraw_disabled,
+ * withdraw_delayed, deposit_disabled}`, `chain` the first one's id, and the currency-level switches off only
+ * when every chain has them off.
+ */
+export function renderCurrency(code: string, chains: readonly ChainSpec[]): Record<string, unknown> {
   return {
-    currency: code, name: code, delisted: false, withdraw_disabled: false, withdraw_delayed: false,
-    deposit_disabled: false, trade_disabled: false, fixed_rate: '', chain: code, chains: [chain],
+    currency: code, name: code, delisted: false,
+    withdraw_disabled: !chains.some((c) => c.withdrawEnabled), withdraw_delayed: false,
+    deposit_disabled: !chains.some((c) => c.depositEnabled), trade_disabled: false, fixed_rate: '',
+    chain: chains[0]?.chain ?? code,
+    chains: chains.map((c) => ({ name: c.chain, addr: c.contractAddress, withdraw_disabled: !c.withdrawEnabled,
+      withdraw_delayed: false, deposit_disabled: !c.depositEnabled })),
   };
 }
 
@@ -38,13 +47,13 @@ export function registerSpotPublicRoutes(router: Router, deps: ApiDeps): void {
   const ex = (): Exchange => gateway.exchange;
 
   router.add({ method: 'GET', pattern: '/api/v4/spot/currencies', access: PUBLIC, limit: 'public',
-    handler: (_req, reply) => reply.json(200, ex().currencies.map(renderCurrency)) });
+    handler: (_req, reply) => reply.json(200, ex().currencies.map((c) => renderCurrency(c, deps.wallet.chainsOf(c) ?? []))) });
 
   router.add({ method: 'GET', pattern: '/api/v4/spot/currencies/{currency}', access: PUBLIC, limit: 'public',
     handler: (req, reply) => {
       const code = req.params[0]!;
       if (ex().currencyIndex(code) < 0) return reply.error(ResultCode.CurrencyNotFound);
-      reply.json(200, renderCurrency(code));
+      reply.json(200, renderCurrency(code, deps.wallet.chainsOf(code) ?? []));
     } });
 
   router.add({ method: 'GET', pattern: '/api/v4/spot/currency_pairs', access: PUBLIC, limit: 'public',
