@@ -29,14 +29,21 @@ export function renderCurrency(code: string, chains: readonly ChainSpec[]): Reco
   };
 }
 
-/** Gate's CurrencyPair object for market `m`. */
+/**
+ * Gate's CurrencyPair object for market `m`. Limits the config leaves unset (`min_base_amount`,
+ * `min_quote_amount`, `max_base_amount`, `max_quote_amount`) are omitted, as Gate omits them (an empty string
+ * reads as 0 in JavaScript and fails Python's Decimal).
+ */
 export function renderCurrencyPair(ex: Exchange, m: number): Record<string, unknown> {
   const spec = ex.definition.markets[m]!;
+  const limits: Record<string, string> = {};
+  for (const k of ['min_base_amount', 'min_quote_amount', 'max_base_amount', 'max_quote_amount'] as const) {
+    const v = spec[k];
+    if (v !== undefined && v !== '') limits[k] = v;
+  }
   return {
     id: spec.id, base: spec.base, base_name: spec.base, quote: spec.quote, quote_name: spec.quote,
-    fee: spec.fee ?? '0.2', maker_fee_rate: spec.maker_fee_rate ?? spec.fee ?? '0.2',
-    min_base_amount: spec.min_base_amount ?? '', min_quote_amount: spec.min_quote_amount ?? '',
-    max_base_amount: spec.max_base_amount ?? '', max_quote_amount: spec.max_quote_amount ?? '',
+    fee: spec.fee ?? '0.2', maker_fee_rate: spec.maker_fee_rate ?? spec.fee ?? '0.2', ...limits,
     amount_precision: spec.amount_precision, precision: spec.precision, trade_status: 'tradable',
     sell_start: 0, buy_start: 0, delisting_time: 0, type: 'normal', trade_url: '', st_tag: false,
   };
