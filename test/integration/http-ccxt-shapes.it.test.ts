@@ -28,6 +28,7 @@ describe('ccxt fetchCurrencies', () => {
     expect(Object.values(currencies.BTC!.networks as Record<string, { id: string }>).map((n) => n.id)).toEqual(['BTC']);
 
     await alice.loadMarkets();
+    expect([alice.market('BTC/USDT').margin, alice.market('ETH/USDT').margin]).toEqual([true, true]);
     for (const [code, n] of Object.entries(networks)) {
       if (!n.withdraw) continue;
       await advance(port, 3000);

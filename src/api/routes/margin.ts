@@ -10,8 +10,7 @@
  * Borrowing is served by the /margin/uni/* replacements (margin-uni.ts); margin orders are not, so
  * `auto_repay` is a stored preference only. The retired paths of section 4.7 (/margin/loans,
  * /margin/borrowable, /margin/currency_pairs/{pair}, …) are not registered: they answer NOT_FOUND, as any
- * unknown path does (GET /margin/currency_pairs stays, an empty list, in spot-public.ts for clients that list
- * margin markets).
+ * unknown path does (GET /margin/currency_pairs, Gate's deprecated list of margin pairs, stays: margin-uni.ts).
  */
 import { BOOK_TYPE_NAMES } from '../../core/ledger/account-book.js';
 import { AccountKind } from '../../core/ledger/account-kinds.js';

@@ -1,8 +1,7 @@
 /**
  * Public spot reference data and depth (no credentials; rate class `public`, per IP):
  * GET /spot/currencies, /spot/currencies/{currency}, /spot/currency_pairs, /spot/currency_pairs/{pair},
- * /spot/time, and GET /margin/currency_pairs (empty: no margin markets yet; ccxt's
- * loadMarkets requires the route).
+ * and /spot/time (GET /margin/currency_pairs, which ccxt's loadMarkets reads, is in margin-uni.ts).
  */
 import type { Exchange } from '../../core/exchange/exchange.js';
 import { ResultCode } from '../../core/result-code.js';
@@ -72,9 +71,6 @@ export function registerSpotPublicRoutes(router: Router, deps: ApiDeps): void {
       if (m < 0) return reply.error(ResultCode.InvalidMarket);
       reply.json(200, renderCurrencyPair(ex(), m));
     } });
-
-  router.add({ method: 'GET', pattern: '/api/v4/margin/currency_pairs', access: PUBLIC, limit: 'public',
-    handler: (_req, reply) => reply.json(200, []) });
 
   router.add({ method: 'GET', pattern: '/api/v4/spot/time', access: PUBLIC, limit: 'public',
     handler: (_req, reply) => reply.json(200, { server_time: Math.floor(gateway.clock.nowUs() / 1000) }) });
