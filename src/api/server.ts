@@ -111,11 +111,30 @@ function readHeaders(req: HttpRequest): RequestHeaders {
 
 const normalizeIp = (ip: string): string => (ip.startsWith('::ffff:') ? ip.slice(7) : ip);
 
-/** Counts the request under its route's rate class (see rate-limit.ts); false when over the limit. */
-function withinRate(limiter: RateLimiter, route: Route, req: ApiRequest, who: string, nowMs: number): boolean {
-  if (route.limit === 'spot-place') return placeLimitKeys(req, who).every((k) => limiter.take('spot-place', k, nowMs));
-  if (route.limit === 'spot-cancel') return limiter.take('spot-cancel', who, nowMs);
-  return limiter.take(route.limit, `${who}|${route.method} ${route.pattern}`, nowMs);
+/**
+ * Counts the request under its route's rate class (see rate-limit.ts) and sets the answer's rate-limit headers
+ * (for a placement naming several pairs, the tightest pair's); false when over the limit.
+ */
+function withinRate(limiter: RateLimiter, route: Route, req: ApiRequest, who: string, nowMs: number, reply: Reply): boolean {
+  const f = limiter.last;
+  if (route.limit !== 'spot-place') {
+    const ok = limiter.take(route.limit, route.limit === 'spot-cancel' ? who : `${who}|${route.method} ${route.pattern}`, nowMs);
+    reply.rateLimit(f.limit, f.remain, f.resetMs);
+    return ok;
+  }
+  let ok = true;
+  let limit = 0;
+  let remain = Number.MAX_SAFE_INTEGER;
+  let resetMs = nowMs;
+  for (const k of placeLimitKeys(req, who)) {
+    if (!limiter.take('spot-place', k, nowMs)) ok = false;
+    limit = f.limit;
+    if (f.remain < remain) remain = f.remain;
+    if (f.resetMs > resetMs) resetMs = f.resetMs;
+    if (!ok) break;
+  }
+  reply.rateLimit(limit, remain, resetMs);
+  return ok;
 }
 
 /** The front without a socket: the route table, the shared deps and uWS's `any` handler. */
@@ -190,7 +209,7 @@ export function createHttpHandler(options: ServerOptions): HttpHandler {
     }
     const nowMs = Math.floor(req.inUs / 1000);
     const who = access.kind === 'private' ? String(req.uid) : req.ip;
-    if (limiter.enabled && !withinRate(limiter, route, req, who, nowMs)) return reply.error(ResultCode.TooManyRequests);
+    if (limiter.enabled && !withinRate(limiter, route, req, who, nowMs, reply)) return reply.error(ResultCode.TooManyRequests);
     try {
       route.handler(req, reply);
     } catch (e) {
