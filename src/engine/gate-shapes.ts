@@ -42,6 +42,17 @@ export interface GatePublicTrade {
 
 export interface GateOrderBook { id?: number; current: number; update: number; asks: [string, string][]; bids: [string, string][] }
 
+/** Gate's account-book `code` of each type code, where its documented list ("AccountBook code") names one. */
+const BOOK_CODES: Readonly<Record<string, string>> = {
+  deposit: '110', withdraw: '4', order_fill: '102', order_fee: '151', system_fee: '152', margin_in: '601', margin_out: '602',
+  cross_in: '651', cross_out: '652', perp_in: '701', perp_out: '702', delivery_in: '703', delivery_out: '704',
+  options_in: '1603', options_out: '1604', subaccount_trf: '1401', push_sent: '1907', push_rcvd: '1908', borrow: '630',
+  repay: '631', margin_borrow: '670', margin_repay: '671', margin_interest_out: '676',
+};
+
+/** The `code` of an account-book entry of Gate type `type` ('' where Gate's list has none to match). */
+export const accountBookCode = (type: string): string => BOOK_CODES[type] ?? '';
+
 const seconds = (us: number): string => String(Math.floor(us / 1e6));
 const millis = (us: number): number => Math.floor(us / 1e3);
 /** Gate's create_time_ms of trades: milliseconds with a fractional part, as a string. */

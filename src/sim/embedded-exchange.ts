@@ -17,7 +17,7 @@ import { gateError } from '../api/error-catalogue.js';
 import { parseAmendOrder, parseCreateOrder, parseOrderId, parsePair } from '../api/spot-order-request.js';
 import {
   type GateAccountBookEntry, type GateOrder, type GateOrderBook, type GateSpotAccount, type GateTrade,
-  orderOfRole, renderOrder, renderOrderBook, userTrades,
+  accountBookCode, orderOfRole, renderOrder, renderOrderBook, userTrades,
 } from '../engine/gate-shapes.js';
 import { type BookFactory, InlineEngine } from '../engine/inline-engine.js';
 import { definitionFromConfig, type SimConfig } from './sim-config.js';
@@ -153,7 +153,7 @@ export class EmbeddedExchange {
     return this.exchange.ledger.accountBook(uid, { kind: AccountKind.Spot, sub: 0, currency: q.currency, limit: q.limit ?? 100 })
       .map((e) => ({
         id: String(e.id), time: Math.floor(e.time / 1000), currency: e.currency, change: e.change, balance: e.balance,
-        type: e.type, code: '', text: e.text,
+        type: e.type, code: accountBookCode(e.type), text: e.text,
       }));
   }
 

@@ -14,6 +14,7 @@
  */
 import type { Clock } from '../../core/clock.js';
 import { Command, CommandType } from '../../core/command.js';
+import { TransferPurpose } from '../../core/ledger/account-book.js';
 import { AccountKind } from '../../core/ledger/account-kinds.js';
 import { ResultCode } from '../../core/result-code.js';
 import type { ExchangeGateway } from '../../engine/gateway.js';
@@ -124,7 +125,7 @@ export class WalletSim {
       changedUs: now, status: 'REQUEST', txid: '', blockNumber: '', failReason: '', finishedUs: 0, internal, busy: false };
     const c = this.#fill(internal ? CommandType.Transfer : CommandType.WithdrawHold, uid, r.currency, internal ? r.units : r.units + w.fee);
     if (internal) {
-      c.kind = AccountKind.Spot; c.toUid = receiver; c.toKind = AccountKind.Spot;
+      c.kind = AccountKind.Spot; c.toUid = receiver; c.toKind = AccountKind.Spot; c.side = TransferPurpose.InternalWithdrawal;
     } else {
       c.orderId = id;
     }
@@ -206,7 +207,7 @@ export class WalletSim {
     if (manual) {
       c.orderId = holdId;
     } else {
-      c.kind = AccountKind.Spot; c.toUid = receiveUid; c.toKind = AccountKind.Spot;
+      c.kind = AccountKind.Spot; c.toUid = receiveUid; c.toKind = AccountKind.Spot; c.side = TransferPurpose.Push;
     }
     this.#gateway.submit(c, (code) => {
       if (code !== ResultCode.Ok) return done(code);
@@ -241,7 +242,7 @@ export class WalletSim {
         return done(ResultCode.Ok, p);
       }
       const t = this.#fill(CommandType.Transfer, p.pushUid, p.currency, p.units);
-      t.kind = AccountKind.Spot; t.toUid = p.receiveUid; t.toKind = AccountKind.Spot;
+      t.kind = AccountKind.Spot; t.toUid = p.receiveUid; t.toKind = AccountKind.Spot; t.side = TransferPurpose.Push;
       this.#gateway.submit(t, (tc) => {
         p.busy = false;
         // The released amount went back to the sender's available balance; if it was spent in between, the

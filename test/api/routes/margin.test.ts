@@ -29,7 +29,7 @@ describe('margin routes', () => {
   it('lists the margin account book', async () => {
     const book = (await call('GET', '/margin/account_book', undefined, 'currency_pair=BTC_USDT')).body as unknown as J[];
     expect(book).toHaveLength(1);
-    expect(book[0]).toMatchObject({ currency: 'USDT', currency_pair: 'BTC_USDT', change: '250', balance: '250', type: 'transfer_in' });
+    expect(book[0]).toMatchObject({ currency: 'USDT', currency_pair: 'BTC_USDT', change: '250', balance: '250', type: 'margin_in' });
     expect((await call('GET', '/margin/account_book', undefined, 'currency=BTC')).body).toEqual([]);
     await expectRejected(sim, () => call('GET', '/margin/account_book', undefined, 'type=nope'), 400, 'INVALID_PARAM_VALUE');
     await expectRejected(sim, () => call('GET', '/margin/account_book', undefined, 'currency=XRP'), 400, 'INVALID_CURRENCY');

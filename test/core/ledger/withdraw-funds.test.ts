@@ -34,7 +34,7 @@ describe('withdrawal holds', () => {
     expect(l.withdrawalHoldCount).toBe(0);
     l.assertInvariants();
     const book = l.accountBook(1, { currency: 'USDT' });
-    expect(book.slice(0, 2).map((e) => [e.type, e.change])).toEqual([['withdraw_fee', '-1'], ['withdraw', '-100']]);
+    expect(book.slice(0, 2).map((e) => [e.type, e.change])).toEqual([['withdraw', '-1'], ['withdraw', '-100']]);
   });
 
   it('release returns the whole hold; rejections change nothing', () => {
