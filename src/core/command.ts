@@ -16,7 +16,7 @@
  *   Credit       user   -       -            -     -         -    -      units             -       -      index     •    •    -     -      -
  *   Debit        user   -       -            -     -         -    -      units             -       -      index     •    •    -     -      -
  *   Transfer     from   -       -            purp. -         -    -      units             -       -      index     •    •    •     •      •
- *   WithdrawHold    owner  -    withdrawal   -     -         -    -      units (amt + fee) -       -      index     -    -    -     -      -
+ *   WithdrawHold    owner  -    withdrawal   -     -         -    -      units (fee incl.) -       -      index     -    -    -     -      -
  *   WithdrawSettle  owner  -    withdrawal   -     -         -    -      fee units         -       -      -         -    -    -     -      -
  *   WithdrawRelease owner  -    withdrawal   -     -         -    -      -                 -       -      -         -    -    -     -      -
  *   AddUser         user   -    -            -     -         -    -      -                 -       -      -         -    -    main  -      -

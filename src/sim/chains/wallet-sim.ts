@@ -6,8 +6,9 @@
  * Contracts:
  * - A record's status changes only after the engine accepted the command that goes with it; a record with a
  *   command in flight (`busy`) is skipped by tick and refused by the control plane (no double submit).
- * - Funds: a withdrawal holds amount + fee at acceptance; DONE settles (fee to the platform fee account, the
- *   amount off the platform); FAIL, REJECT and CANCEL release the hold. An internal withdrawal (to an address
+ * - Funds: a withdrawal holds its amount at acceptance, the fee included (Gate's record amount includes the fee:
+ *   the chain receives amount − fee); DONE settles (the fee to the platform fee account, amount − fee off the
+ *   platform); FAIL, REJECT and CANCEL release the hold. An internal withdrawal (to an address
  *   this book issued to a user) is one Transfer with no fee, DONE at once, with a DONE deposit for the receiver.
  * - The records are the simulator's (not journaled); the ledger, the journal and the state hash see commands.
  * Costs: tick is O(open records); queries scan a user's records.
@@ -114,7 +115,7 @@ export class WalletSim {
     return sum;
   }
 
-  /** Accepts a validated withdrawal: holds amount + fee (or transfers internally) and answers the record. */
+  /** Accepts a validated withdrawal: holds its amount, fee included (or transfers internally), and answers the record. */
   withdraw(uid: number, r: WithdrawRequest, done: Done<WithdrawalRecord>): void {
     const receiver = this.addresses.ownerOf(r.spec, r.address, r.memo);
     const internal = receiver !== 0;
@@ -123,7 +124,7 @@ export class WalletSim {
     const w: WithdrawalRecord = { id, uid, currency: r.currency, chain: r.spec.chain, units: r.units, fee: internal ? 0n : r.fee,
       address: r.address, memo: r.memo, withdrawOrderId: r.withdrawOrderId, assetClass: r.assetClass, createdUs: now,
       changedUs: now, status: 'REQUEST', txid: '', blockNumber: '', failReason: '', finishedUs: 0, internal, busy: false };
-    const c = this.#fill(internal ? CommandType.Transfer : CommandType.WithdrawHold, uid, r.currency, internal ? r.units : r.units + w.fee);
+    const c = this.#fill(internal ? CommandType.Transfer : CommandType.WithdrawHold, uid, r.currency, r.units);
     if (internal) {
       c.kind = AccountKind.Spot; c.toUid = receiver; c.toKind = AccountKind.Spot; c.side = TransferPurpose.InternalWithdrawal;
     } else {
