@@ -72,6 +72,8 @@ export interface ServerOptions {
   readonly stpGroups?: readonly StpGroupDefinition[] | undefined;
   /** API keys per account and the delay before key changes take effect (docs/sub-accounts.md). */
   readonly apiKeys?: { readonly limit?: number | undefined; readonly delayMs?: number | undefined } | undefined;
+  /** Seconds a finished order with no fills stays readable (routes/order-view.ts); default 60, as Gate. */
+  readonly cancelledOrderRetentionS?: number | undefined;
   /** The chain simulation (default: every currency on one instant chain named after it). */
   readonly wallet?: WalletSim | undefined;
   /** Extra route groups (e.g. market data) registered after the built-in ones. */
@@ -93,6 +95,8 @@ export interface Server {
 }
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+/** Gate's retention of finished orders with no fills, in seconds (they vanish after about a minute). */
+export const DEFAULT_ORDER_RETENTION_S = 60;
 
 function readHeaders(req: HttpRequest): RequestHeaders {
   return {
@@ -156,6 +160,7 @@ export function createHttpHandler(options: ServerOptions): HttpHandler {
     stpGroups: options.stpGroups ?? [], adminToken: options.adminToken ?? '',
     wallet: options.wallet ?? new WalletSim(options.gateway, options.gateway.clock, resolveChains(options.gateway.exchange.definition.currencies, undefined)),
     priceTriggers: new PriceTriggers(options.gateway),
+    orderRetentionUs: (options.cancelledOrderRetentionS ?? DEFAULT_ORDER_RETENTION_S) * 1_000_000,
   });
   deps.onClose.push(() => deps.priceTriggers.close());
   const router = new Router();

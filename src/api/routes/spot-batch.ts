@@ -90,7 +90,7 @@ export function registerSpotBatchRoutes(router: Router, deps: ApiDeps): void {
         const m = parsePair(ex(), item.currency_pair);
         if (m < 0) return answer(m as ResultCode, undefined);
         if (typeof item.id !== 'string' || item.id === '') return answer(ResultCode.MissingParam, undefined);
-        const r = findOwnOrder(ex(), req.uid, m, item.id);
+        const r = findOwnOrder(deps, req.uid, m, item.id);
         if (r < 0) return answer(r as ResultCode, undefined);
         cancelOrder(deps, req.uid, r, answer);
       });
@@ -107,7 +107,7 @@ export function registerSpotBatchRoutes(router: Router, deps: ApiDeps): void {
         const m = parsePair(ex(), item.currency_pair);
         if (m < 0) return done(batchOrder(undefined, m as ResultCode, item));
         if (typeof item.order_id !== 'string' || item.order_id === '') return done(batchOrder(undefined, ResultCode.MissingParam, item));
-        const r = findOwnOrder(ex(), req.uid, m, item.order_id);
+        const r = findOwnOrder(deps, req.uid, m, item.order_id);
         if (r < 0) return done(batchOrder(undefined, r as ResultCode, item));
         amendOrder(deps, req.uid, r, item, (code, order) => done(batchOrder(order, code, item)));
       });

@@ -23,7 +23,7 @@ import type { ApiDeps } from '../deps.js';
 import { gateError } from '../error-catalogue.js';
 import { echoed } from '../http/api-request.js';
 import { amendOrder, cancelAll, cancelOrder, placeOrder } from '../routes/order-actions.js';
-import { actionMode, findOwnOrder, shapeOrder } from '../routes/order-view.js';
+import { actionMode, findOwnOrder, isRetired, shapeOrder } from '../routes/order-view.js';
 import { accountKindParam, checkAccount, parsePair } from '../spot-order-request.js';
 import type { LimitClass } from '../rate-limit.js';
 import type { WsRequest } from './envelope.js';
@@ -124,7 +124,7 @@ export function handleApiRequest(deps: ApiDeps, s: ApiSession, req: WsRequest, a
       if (m < 0) return bad(m);
       const idText = str(param.order_id);
       if (idText === '') return fail(ResultCode.MissingParam, 'order_id is required');
-      const r = findOwnOrder(ex(), uid, m, idText);
+      const r = findOwnOrder(deps, uid, m, idText);
       if (r < 0) return bad(r);
       const done = (code: ResultCode, order: ReturnType<typeof renderOrder> | undefined): void =>
         (code === ResultCode.Ok ? reply(shapeOrder(order!, mode)) : bad(code));
@@ -155,7 +155,7 @@ export function handleApiRequest(deps: ApiDeps, s: ApiSession, req: WsRequest, a
       const page = Number(param.page ?? 1);
       if (!Number.isInteger(limit) || limit < 1 || limit > 1000 || !Number.isInteger(page) || page < 1) return bad(ResultCode.InvalidParam);
       const O = ex().orders;
-      const records = status === 'open' ? O.openOf(uid, m) : O.finishedOf(uid, m);
+      const records = status === 'open' ? O.openOf(uid, m) : O.finishedOf(uid, m).filter((r) => !isRetired(deps, r));
       return reply(records.slice((page - 1) * limit, page * limit).map((r) => renderOrder(ex(), r)));
     }
     default:
@@ -196,7 +196,7 @@ function cancelIds(deps: ApiDeps, uid: number, param: unknown, reply: (r: unknow
     };
     const m = parsePair(ex, item.currency_pair);
     if (m < 0) return answer(m as ResultCode);
-    const r = findOwnOrder(ex, uid, m, str(item.id));
+    const r = findOwnOrder(deps, uid, m, str(item.id));
     if (r < 0) return answer(r as ResultCode);
     cancelOrder(deps, uid, r, (code) => answer(code));
   });
