@@ -55,8 +55,14 @@ export const accountBookCode = (type: string): string => BOOK_CODES[type] ?? '';
 
 const seconds = (us: number): string => String(Math.floor(us / 1e6));
 const millis = (us: number): number => Math.floor(us / 1e3);
-/** Gate's create_time_ms of trades: milliseconds with a fractional part, as a string. */
-const millisText = (us: number): string => (us / 1e3).toFixed(3);
+/**
+ * Gate's create_time_ms of trades: milliseconds with six decimals, as a string ("1706382263841.325000", as in
+ * Gate's live answers); exact from integer µs (the last three decimals are zeros).
+ */
+function millisText(us: number): string {
+  const t = Math.floor(us);
+  return `${Math.floor(t / 1000)}.${String(t % 1000).padStart(3, '0')}000`;
+}
 const sideName = (side: number): 'buy' | 'sell' => (side === Side.Buy ? 'buy' : 'sell');
 
 /** Trims a fixed-point decimal's trailing zeros ("1.500" → "1.5", "2.000" → "2"). */

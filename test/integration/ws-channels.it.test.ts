@@ -111,7 +111,7 @@ describe('websocket under simulated time', () => {
       }
       const push = await s.next((f) => f.channel === 'spot.trades' && f.event === 'update');
       expect(push.time_ms).toBe(startMs);
-      expect(push.result).toMatchObject({ create_time: String(startMs / 1000), create_time_ms: `${startMs}.000` });
+      expect(push.result).toMatchObject({ create_time: String(startMs / 1000), create_time_ms: `${startMs}.000000` });
       s.close();
     } finally {
       await replay.close();
