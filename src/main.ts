@@ -132,7 +132,7 @@ export async function startSimulator(config: SimulatorConfig, options: StartOpti
     host: options.host ?? config.host, port: options.port ?? config.port,
     authWindowS: config.auth_window_s,
     rateLimits: typeof rl === 'object' ? { enabled: rl.enabled ?? true, scale: rl.scale } : { enabled: rl ?? true },
-    bodyLimit: config.body_limit, trustProxy: config.trust_proxy,
+    bodyLimit: config.body_limit, trustProxy: config.trust_proxy, cancelledOrderRetentionS: config.cancelled_order_retention_s,
     apiKeys: { limit: config.api_key_limit, delayMs: config.api_key_change_delay_ms },
     adminToken: options.adminToken ?? config.admin_token,
     stpGroups: config.stp_groups, extraRoutes: [spotMarketDataRoutes(feed), ...(options.extraRoutes ?? [])],

@@ -22,6 +22,11 @@ export interface ApiDeps {
   readonly wallet: WalletSim;
   /** Price-triggered spot orders (REST routes, spot.priceorders pushes). */
   readonly priceTriggers: PriceTriggers;
+  /**
+   * How long (µs of the engine's clock) a finished order with no fills stays readable: routes answer
+   * ORDER_NOT_FOUND and finished lists skip it afterwards (routes/order-view.ts isRetired). Gate: about 60 s.
+   */
+  readonly orderRetentionUs: number;
   /** A command object the routes fill and submit (the gateway copies it, so one suffices). */
   readonly cmd: Command;
   /** Disposers run by `close()` (timers of routes). */

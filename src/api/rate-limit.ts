@@ -11,6 +11,11 @@
  *   private           per UID and endpoint       150 / 10 s (every other private group)
  *
  * `scale` multiplies every limit (tests, load generation); a disabled limiter admits everything.
+ *
+ * Every limited answer carries Gate's headers (written by Reply from these figures): X-Gate-RateLimit-Limit (the window's limit),
+ * X-Gate-RateLimit-Requests-Remain (what is left in it after this request) and X-Gate-RateLimit-Reset-Timestamp
+ * (ms: when the window ends if the limit was exceeded, otherwise the current time, as Gate documents). `take`
+ * leaves these figures in `last` (one object, overwritten: no allocation per request).
  * Cost: one Map lookup per key; the map is cleared when it passes `maxKeys` (a flood of distinct IPs
  * cannot grow it without bound).
  */
@@ -37,11 +42,16 @@ export interface RateLimitOptions {
 
 interface Window { start: number; count: number }
 
+/** The figures of the last `take`: the window's limit, what remains, and the reset timestamp (ms). */
+export interface RateFigures { limit: number; remain: number; resetMs: number }
+
 export class RateLimiter {
   readonly #enabled: boolean;
   readonly #scale: number;
   readonly #maxKeys: number;
   readonly #windows = new Map<string, Window>();
+  /** Figures of the last `take` (overwritten by the next). */
+  readonly last: RateFigures = { limit: 0, remain: 0, resetMs: 0 };
 
   constructor(options: RateLimitOptions) {
     this.#enabled = options.enabled;
@@ -64,8 +74,18 @@ export class RateLimiter {
       w = { start: nowMs, count: 0 };
       this.#windows.set(id, w);
     }
-    if (w.count >= Math.max(1, Math.floor(rule.limit * this.#scale))) return false;
+    const limit = Math.max(1, Math.floor(rule.limit * this.#scale));
+    const last = this.last;
+    last.limit = limit;
+    if (w.count >= limit) {
+      last.remain = 0;
+      last.resetMs = w.start + rule.windowMs;
+      return false;
+    }
     w.count++;
+    last.remain = limit - w.count;
+    last.resetMs = nowMs;
     return true;
   }
 }
+

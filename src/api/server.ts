@@ -17,7 +17,7 @@ import type { ExchangeGateway } from '../engine/gateway.js';
 import { authenticate } from './auth/authenticate.js';
 import type { KeyStore } from './auth/key-store.js';
 import { type ApiDeps, makeDeps } from './deps.js';
-import type { ApiRequest, RequestHeaders } from './http/api-request.js';
+import { type ApiRequest, isJsonContentType, type RequestHeaders } from './http/api-request.js';
 import { Reply } from './http/reply.js';
 import { wallMicros } from './http/wall-time.js';
 import { RateLimiter, type RateLimitOptions } from './rate-limit.js';
@@ -72,6 +72,8 @@ export interface ServerOptions {
   readonly stpGroups?: readonly StpGroupDefinition[] | undefined;
   /** API keys per account and the delay before key changes take effect (docs/sub-accounts.md). */
   readonly apiKeys?: { readonly limit?: number | undefined; readonly delayMs?: number | undefined } | undefined;
+  /** Seconds a finished order with no fills stays readable (routes/order-view.ts); default 60, as Gate. */
+  readonly cancelledOrderRetentionS?: number | undefined;
   /** The chain simulation (default: every currency on one instant chain named after it). */
   readonly wallet?: WalletSim | undefined;
   /** Extra route groups (e.g. market data) registered after the built-in ones. */
@@ -93,6 +95,8 @@ export interface Server {
 }
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+/** Gate's retention of finished orders with no fills, in seconds (they vanish after about a minute). */
+export const DEFAULT_ORDER_RETENTION_S = 60;
 
 function readHeaders(req: HttpRequest): RequestHeaders {
   return {
@@ -111,11 +115,30 @@ function readHeaders(req: HttpRequest): RequestHeaders {
 
 const normalizeIp = (ip: string): string => (ip.startsWith('::ffff:') ? ip.slice(7) : ip);
 
-/** Counts the request under its route's rate class (see rate-limit.ts); false when over the limit. */
-function withinRate(limiter: RateLimiter, route: Route, req: ApiRequest, who: string, nowMs: number): boolean {
-  if (route.limit === 'spot-place') return placeLimitKeys(req, who).every((k) => limiter.take('spot-place', k, nowMs));
-  if (route.limit === 'spot-cancel') return limiter.take('spot-cancel', who, nowMs);
-  return limiter.take(route.limit, `${who}|${route.method} ${route.pattern}`, nowMs);
+/**
+ * Counts the request under its route's rate class (see rate-limit.ts) and sets the answer's rate-limit headers
+ * (for a placement naming several pairs, the tightest pair's); false when over the limit.
+ */
+function withinRate(limiter: RateLimiter, route: Route, req: ApiRequest, who: string, nowMs: number, reply: Reply): boolean {
+  const f = limiter.last;
+  if (route.limit !== 'spot-place') {
+    const ok = limiter.take(route.limit, route.limit === 'spot-cancel' ? who : `${who}|${route.method} ${route.pattern}`, nowMs);
+    reply.rateLimit(f.limit, f.remain, f.resetMs);
+    return ok;
+  }
+  let ok = true;
+  let limit = 0;
+  let remain = Number.MAX_SAFE_INTEGER;
+  let resetMs = nowMs;
+  for (const k of placeLimitKeys(req, who)) {
+    if (!limiter.take('spot-place', k, nowMs)) ok = false;
+    limit = f.limit;
+    if (f.remain < remain) remain = f.remain;
+    if (f.resetMs > resetMs) resetMs = f.resetMs;
+    if (!ok) break;
+  }
+  reply.rateLimit(limit, remain, resetMs);
+  return ok;
 }
 
 /** The front without a socket: the route table, the shared deps and uWS's `any` handler. */
@@ -138,6 +161,7 @@ export function createHttpHandler(options: ServerOptions): HttpHandler {
     stpGroups: options.stpGroups ?? [], adminToken: options.adminToken ?? '',
     wallet: options.wallet ?? new WalletSim(options.gateway, options.gateway.clock, resolveChains(options.gateway.exchange.definition.currencies, undefined)),
     priceTriggers: new PriceTriggers(options.gateway),
+    orderRetentionUs: (options.cancelledOrderRetentionS ?? DEFAULT_ORDER_RETENTION_S) * 1_000_000,
   });
   deps.onClose.push(() => deps.priceTriggers.close());
   const router = new Router();
@@ -169,8 +193,7 @@ export function createHttpHandler(options: ServerOptions): HttpHandler {
   const dispatch = (route: Route, req: ApiRequest, reply: Reply): void => {
     if (req.body === '' && route.arrayBody === true) return reply.error(ResultCode.InvalidBody, 'Request body must be a JSON array');
     if (req.body !== '') {
-      const ct = req.headers.contentType.toLowerCase();
-      if (!ct.startsWith('application/json')) return reply.error(ResultCode.InvalidContentType);
+      if (!isJsonContentType(req.headers.contentType)) return reply.error(ResultCode.InvalidContentType);
       try {
         req.json = JSON.parse(req.body);
       } catch {
@@ -192,7 +215,7 @@ export function createHttpHandler(options: ServerOptions): HttpHandler {
     }
     const nowMs = Math.floor(req.inUs / 1000);
     const who = access.kind === 'private' ? String(req.uid) : req.ip;
-    if (limiter.enabled && !withinRate(limiter, route, req, who, nowMs)) return reply.error(ResultCode.TooManyRequests);
+    if (limiter.enabled && !withinRate(limiter, route, req, who, nowMs, reply)) return reply.error(ResultCode.TooManyRequests);
     try {
       route.handler(req, reply);
     } catch (e) {

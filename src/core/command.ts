@@ -15,8 +15,8 @@
  *   CancelAll    owner  index   -            0/•   -         -    -      -                 -       -      -         -    -    -     -      -
  *   Credit       user   -       -            -     -         -    -      units             -       -      index     •    •    -     -      -
  *   Debit        user   -       -            -     -         -    -      units             -       -      index     •    •    -     -      -
- *   Transfer     from   -       -            -     -         -    -      units             -       -      index     •    •    •     •      •
- *   WithdrawHold    owner  -    withdrawal   -     -         -    -      units (amt + fee) -       -      index     -    -    -     -      -
+ *   Transfer     from   -       -            purp. -         -    -      units             -       -      index     •    •    •     •      •
+ *   WithdrawHold    owner  -    withdrawal   -     -         -    -      units (fee incl.) -       -      index     -    -    -     -      -
  *   WithdrawSettle  owner  -    withdrawal   -     -         -    -      fee units         -       -      -         -    -    -     -      -
  *   WithdrawRelease owner  -    withdrawal   -     -         -    -      -                 -       -      -         -    -    -     -      -
  *   AddUser         user   -    -            -     -         -    -      -                 -       -      -         -    -    main  -      -
@@ -24,6 +24,10 @@
  * A PlaceOrder's `kind` is the account it trades from and into (0 or Spot, Margin with `sub` = its market,
  * CrossMargin with `sub` 0); `toKind` carries its order flags (OrderFlag: auto_borrow, auto_repay), which only
  * margin orders keep. Journals written before accounts had kind 0 (Spot) and no flags.
+ *
+ * A Transfer's `side` is its purpose (ledger/account-book.ts TransferPurpose: 0 between accounts or a main account and
+ * its sub-accounts, 1 a UID push, 2 a withdrawal to another user's platform address); it decides only the account-book
+ * entries' types. Journals written before it carry 0.
  *
  * The unified-account commands (UnifiedBorrow, UnifiedRepay, UnifiedAccrue, UnifiedSetMode) are laid out in
  * unified/unified-commands.ts.

@@ -42,10 +42,27 @@ export interface GatePublicTrade {
 
 export interface GateOrderBook { id?: number; current: number; update: number; asks: [string, string][]; bids: [string, string][] }
 
+/** Gate's account-book `code` of each type code, where its documented list ("AccountBook code") names one. */
+const BOOK_CODES: Readonly<Record<string, string>> = {
+  deposit: '110', withdraw: '4', order_fill: '102', order_fee: '151', system_fee: '152', margin_in: '601', margin_out: '602',
+  cross_in: '651', cross_out: '652', perp_in: '701', perp_out: '702', delivery_in: '703', delivery_out: '704',
+  options_in: '1603', options_out: '1604', subaccount_trf: '1401', push_sent: '1907', push_rcvd: '1908', borrow: '630',
+  repay: '631', margin_borrow: '670', margin_repay: '671', margin_interest_out: '676',
+};
+
+/** The `code` of an account-book entry of Gate type `type` ('' where Gate's list has none to match). */
+export const accountBookCode = (type: string): string => BOOK_CODES[type] ?? '';
+
 const seconds = (us: number): string => String(Math.floor(us / 1e6));
 const millis = (us: number): number => Math.floor(us / 1e3);
-/** Gate's create_time_ms of trades: milliseconds with a fractional part, as a string. */
-const millisText = (us: number): string => (us / 1e3).toFixed(3);
+/**
+ * Gate's create_time_ms of trades: milliseconds with six decimals, as a string ("1706382263841.325000", as in
+ * Gate's live answers); exact from integer µs (the last three decimals are zeros).
+ */
+function millisText(us: number): string {
+  const t = Math.floor(us);
+  return `${Math.floor(t / 1000)}.${String(t % 1000).padStart(3, '0')}000`;
+}
 const sideName = (side: number): 'buy' | 'sell' => (side === Side.Buy ? 'buy' : 'sell');
 
 /** Trims a fixed-point decimal's trailing zeros ("1.500" → "1.5", "2.000" → "2"). */
@@ -124,17 +141,37 @@ export function orderJson(o: GateOrder): string {
     + `"stp_id":${o.stp_id},"stp_act":"${o.stp_act}","auto_borrow":${o.auto_borrow},"auto_repay":${o.auto_repay}}`;
 }
 
-/** The user's side of trade `id` (as taker or maker; taker when the user is both). */
-export function renderTrade(ex: Exchange, id: number, uid: number): GateTrade | undefined {
+/** The side of a trade one row of a user's trade history shows. */
+export type TradeRole = 'taker' | 'maker';
+
+/**
+ * The roles `uid` played in the trade at ring slot `slot`: none, one, or both for a self-trade (the user's
+ * order met its own resting order), whose two sides are two trades of the user, each with its order, side and
+ * fee. @allocates a small array
+ */
+export function rolesOf(ex: Exchange, slot: number, uid: number): TradeRole[] {
+  const T = ex.trades;
+  const out: TradeRole[] = [];
+  if (T.takerUid[slot] === uid) out.push('taker');
+  if (T.makerUid[slot] === uid) out.push('maker');
+  return out;
+}
+
+/** The order of trade slot `slot` on `role`'s side. */
+export const orderOfRole = (ex: Exchange, slot: number, role: TradeRole): number =>
+  (role === 'taker' ? ex.trades.takerOrder[slot]! : ex.trades.makerOrder[slot]!);
+
+/** Trade `id` as the owner of its `role` side sees it (GET /spot/my_trades, spot.usertrades). */
+export function renderTrade(ex: Exchange, id: number, role: TradeRole): GateTrade | undefined {
   const T = ex.trades;
   const i = T.slotOf(id);
   if (i < 0) return undefined;
   const m = ex.markets[T.market[i]!]!;
-  const taker = T.takerUid[i] === uid;
+  const taker = role === 'taker';
   const takerSide = T.takerSide[i]!;
   const side = taker ? takerSide : (takerSide === Side.Buy ? Side.Sell : Side.Buy);
   const feeCurrency = side === Side.Buy ? m.spec.base : m.spec.quote;
-  const orderId = taker ? T.takerOrder[i]! : T.makerOrder[i]!;
+  const orderId = orderOfRole(ex, i, role);
   const r = ex.orders.find(orderId);
   const time = T.time[i]!;
   return {
@@ -143,7 +180,7 @@ export function renderTrade(ex: Exchange, id: number, uid: number): GateTrade | 
     create_time_ms: millisText(time),
     currency_pair: m.id,
     side: sideName(side),
-    role: taker ? 'taker' : 'maker',
+    role,
     amount: formatUnits(T.lots[i]!, m.amountScale),
     price: formatUnits(T.price[i]!, m.priceScale),
     order_id: String(orderId),
@@ -156,6 +193,24 @@ export function renderTrade(ex: Exchange, id: number, uid: number): GateTrade | 
     text: r >= 0 && ex.orders.text[r] !== '' ? ex.orders.text[r]! : 'apiv4',
     deal: formatUnits(T.price[i]! * T.lots[i]!, m.notionalScale),
   };
+}
+
+/**
+ * `uid`'s trade history rows, newest trade first (a self-trade gives two rows, taker then maker), keeping
+ * the rows `keep(slot, role)` accepts, at most `limit`. @allocates
+ */
+export function userTrades(ex: Exchange, uid: number, keep: (slot: number, role: TradeRole) => boolean, limit: number): GateTrade[] {
+  const T = ex.trades;
+  const out: GateTrade[] = [];
+  const oldest = Math.max(1, T.count - T.capacity + 1);
+  for (let id = T.count; id >= oldest && out.length < limit; id--) {
+    const slot = T.slotOf(id);
+    if (T.takerUid[slot] !== uid && T.makerUid[slot] !== uid) continue;
+    for (const role of rolesOf(ex, slot, uid)) {
+      if (out.length < limit && keep(slot, role)) out.push(renderTrade(ex, id, role)!);
+    }
+  }
+  return out;
 }
 
 /** Trade `id` as the public feed shows it (side is the taker's). */

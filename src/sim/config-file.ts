@@ -4,7 +4,7 @@
  * throws ConfigError naming the field by its path (e.g. `users[0].keys[1].perms[2].name`).
  *
  * Server fields (all optional): host, port, admin_token, clock {type: "wall" | "sim", start_ms},
- * auth_window_s, rate_limits (boolean or {enabled, scale}), trust_proxy, body_limit,
+ * auth_window_s, rate_limits (boolean or {enabled, scale}), trust_proxy, body_limit, cancelled_order_retention_s,
  * engine {runner: "threaded" (default) | "inline", shards: 1..64 (threaded; default 1), journal: path,
  * fsync: "batch" | "never" | ms (default 20)}.
  * API-key fields (optional): api_key_limit (keys per account, default 20), api_key_change_delay_ms (delay
@@ -51,6 +51,8 @@ export interface SimulatorConfig extends SimConfig {
   readonly rate_limits?: boolean | { readonly enabled?: boolean | undefined; readonly scale?: number | undefined } | undefined;
   readonly trust_proxy?: boolean | undefined;
   readonly body_limit?: number | undefined;
+  /** Seconds a finished order with no fills stays readable (default 60, as Gate). */
+  readonly cancelled_order_retention_s?: number | undefined;
   readonly engine?: EngineConfig | undefined;
   readonly api_key_limit?: number | undefined;
   readonly api_key_change_delay_ms?: number | undefined;
@@ -146,7 +148,7 @@ function user(v: unknown, p: string, currencies: ReadonlySet<string>): void {
 export function validateConfig(raw: unknown): SimulatorConfig {
   const o = object(raw, '', ['currency_pairs', 'currencies', 'users', 'stp_groups', 'market_maker', 'host', 'port',
     'admin_token', 'clock', 'auth_window_s', 'rate_limits', 'trust_proxy', 'body_limit', 'chains', 'low_cap_currencies',
-    'api_key_limit', 'api_key_change_delay_ms', 'engine', 'unified'], ['currency_pairs']);
+    'api_key_limit', 'api_key_change_delay_ms', 'engine', 'unified', 'cancelled_order_retention_s'], ['currency_pairs']);
   const pairs = array(o.currency_pairs, 'currency_pairs').map((x, i) => pair(x, `currency_pairs[${i}]`));
   if (pairs.length === 0) fail('currency_pairs', 'needs at least one pair');
   const ids = new Set<string>();
@@ -199,6 +201,7 @@ export function validateConfig(raw: unknown): SimulatorConfig {
   });
   optional(o, 'trust_proxy', '', bool);
   optional(o, 'body_limit', '', integer(1024, 64 << 20));
+  optional(o, 'cancelled_order_retention_s', '', integer(0, 1_000_000_000));
   optional(o, 'engine', '', (e, ep) => {
     const eo = object(e, ep, ['runner', 'shards', 'journal', 'fsync']);
     if (eo.runner !== undefined && eo.runner !== 'threaded' && eo.runner !== 'inline') fail(`${ep}.runner`, 'must be "threaded" or "inline"');

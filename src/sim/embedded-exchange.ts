@@ -17,7 +17,7 @@ import { gateError } from '../api/error-catalogue.js';
 import { parseAmendOrder, parseCreateOrder, parseOrderId, parsePair } from '../api/spot-order-request.js';
 import {
   type GateAccountBookEntry, type GateOrder, type GateOrderBook, type GateSpotAccount, type GateTrade,
-  renderOrder, renderOrderBook, renderTrade,
+  accountBookCode, orderOfRole, renderOrder, renderOrderBook, userTrades,
 } from '../engine/gate-shapes.js';
 import { type BookFactory, InlineEngine } from '../engine/inline-engine.js';
 import { definitionFromConfig, type SimConfig } from './sim-config.js';
@@ -153,7 +153,7 @@ export class EmbeddedExchange {
     return this.exchange.ledger.accountBook(uid, { kind: AccountKind.Spot, sub: 0, currency: q.currency, limit: q.limit ?? 100 })
       .map((e) => ({
         id: String(e.id), time: Math.floor(e.time / 1000), currency: e.currency, change: e.change, balance: e.balance,
-        type: e.type, code: '', text: e.text,
+        type: e.type, code: accountBookCode(e.type), text: e.text,
       }));
   }
 
@@ -163,9 +163,8 @@ export class EmbeddedExchange {
     const T = ex.trades;
     const m = q.currency_pair === undefined ? -1 : this.#pair(q.currency_pair);
     const order = q.order_id === undefined ? -1 : this.#orderId(q.order_id);
-    const ids = T.newest((i) => (T.takerUid[i] === uid || T.makerUid[i] === uid) && (m < 0 || T.market[i] === m)
-      && (order < 0 || (T.takerUid[i] === uid ? T.takerOrder[i] : T.makerOrder[i]) === order), q.limit ?? 100);
-    return ids.map((id) => renderTrade(ex, id, uid)!);
+    return userTrades(ex, uid, (i, role) => (m < 0 || T.market[i] === m) && (order < 0 || orderOfRole(ex, i, role) === order),
+      q.limit ?? 100);
   }
 
   /** GET /spot/order_book. */

@@ -111,10 +111,10 @@ describe('gate-api against the simulator', () => {
     expect(created.response.status).toBe(201);
     const id = String(created.body.id);
     const got = (await spot.getSpotPriceTriggeredOrder(id)).body;
-    expect([got.market, got.status, got.trigger.price, got.put.amount, got.user]).toEqual(['BTC_USDT', 'open', '90000', '0.001', 10001]);
+    expect([got.market, got.status, got.trigger.price, got.put.amount, got.user]).toEqual(['BTC_USDT', 'open', '90000', '0.00100000000000000000', 10001]);
     expect((await spot.listSpotPriceTriggeredOrders('open', { market: 'BTC_USDT' })).body.map((o) => String(o.id))).toEqual([id]);
     const cancelled = (await spot.cancelSpotPriceTriggeredOrderList({ market: 'BTC_USDT', account: 'normal' })).body;
-    expect(cancelled.map((o) => [String(o.id), o.status])).toEqual([[id, 'cancelled']]);
+    expect(cancelled.map((o) => [String(o.id), o.status])).toEqual([[id, 'canceled']]);
     expect((await spot.listSpotPriceTriggeredOrders('finished', { limit: 1 })).body.map((o) => String(o.id))).toEqual([id]);
     expect(await rejection(spot.cancelSpotPriceTriggeredOrder(id))).toEqual([400, 'ORDER_CANCELLED']);
   });

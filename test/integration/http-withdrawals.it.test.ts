@@ -3,6 +3,7 @@
 // and conservation (deposits in − withdrawals out = balances + fees).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccountKind } from '../../src/core/ledger/account-kinds.js';
+import { Side } from '../../src/core/matching/order-types.js';
 import type { Simulator } from '../../src/main.js';
 import { advance, get, label, post, send, spot, startWalletSimulator, stateHash } from '../api/wallet-helpers.js';
 
@@ -43,24 +44,25 @@ describe('POST /withdrawals validation', () => {
       [{ ...base, amount: '1000.5' }, 400, 'AMOUNT_TOO_MUCH'],
     ];
     for (const [body, status, lbl] of cases) expect(label(await withdraw(body)), JSON.stringify(body)).toEqual([status, lbl]);
-    // 4.5 + 1 fixed + 0.1 % fee is above the 5 available
-    expect(label(await withdraw({ ...base, amount: '4.5' }, poor.key, poor.secret))).toEqual([400, 'BALANCE_NOT_ENOUGH']);
+    // the amount (its fee included) above the 5 available; an amount not above its fee (TON: 0.5)
+    expect(label(await withdraw({ ...base, amount: '5.01' }, poor.key, poor.secret))).toEqual([400, 'BALANCE_NOT_ENOUGH']);
+    expect(label(await withdraw({ ...base, chain: 'TON', address: 'EQx', memo: '1', amount: '0.5' }))).toEqual([400, 'AMOUNT_TOO_LITTLE']);
     expect(label(await withdraw(base, 'wallet-only', 'ws'))).toEqual([403, 'FORBIDDEN']);
     expect(await stateHash(port)).toBe(h);
   });
 });
 
 describe('withdrawal walk', () => {
-  it('holds amount + fee, walks REQUEST → PEND → PROCES → EXTPEND → DONE, and settles the fee', async () => {
+  it('holds the amount (fee included), walks REQUEST → PEND → PROCES → EXTPEND → DONE, and settles the fee', async () => {
     const before = await spot(port, 'USDT');
     const r = await withdraw({ currency: 'USDT', chain: 'ETH', amount: '100', address: ETH_ADDR, withdraw_order_id: 'wo-1.a', asset_class: 'SPOT' });
     expect(r.status).toBe(200);
     const w = r.body as W;
     expect(w).toMatchObject({ status: 'REQUEST', amount: '100', currency: 'USDT', chain: 'ETH', address: ETH_ADDR,
-      withdraw_order_id: 'wo-1.a', asset_class: 'SPOT', txid: '' });
+      withdraw_order_id: 'wo-1.a', txid: '', memo: null, fee_amount: '1.10000000' });
     expect(w.id).toMatch(/^w[0-9]+$/);
-    expect(await spot(port, 'USDT')).toEqual({ available: String(Number(before.available) - 101.1), locked: '101.1' });
-    expect((await record(w.id!)).fee).toBe('1.1'); // 1 fixed + 0.1 % of 100
+    expect(await spot(port, 'USDT')).toEqual({ available: String(Number(before.available) - 100), locked: '100' });
+    expect((await record(w.id!))).toMatchObject({ amount: '100', fee: '1.1', asset_class: 'SPOT' }); // 1 fixed + 0.1 % of 100
     const statuses: string[] = [];
     for (let i = 0; i < 3; i++) { await advance(port, 1000); statuses.push((await record(w.id!)).status!); }
     expect(statuses).toEqual(['PEND', 'PROCES', 'EXTPEND']);
@@ -71,8 +73,10 @@ describe('withdrawal walk', () => {
     await advance(port, 3000);
     const done = await record(w.id!);
     expect(done).toMatchObject({ status: 'DONE', timestamp2: String(1_700_000_006) });
-    expect(await spot(port, 'USDT')).toEqual({ available: String(Number(before.available) - 101.1), locked: '0' });
+    expect(await spot(port, 'USDT')).toEqual({ available: String(Number(before.available) - 100), locked: '0' });
     expect(sim.gateway.exchange.ledger.balanceText(0, AccountKind.Spot, 0, 'USDT')?.available).toBe('1.1');
+    // one withdraw entry of the whole amount, as Gate books it; 98.9 left the platform
+    expect(((await get(port, '/spot/account_book', 'currency=USDT&limit=1')).body as W[])[0]).toMatchObject({ type: 'withdraw', change: '-100' });
     expect(label(await withdraw({ currency: 'USDT', chain: 'ETH', amount: '5', address: ETH_ADDR, withdraw_order_id: 'wo-1.a' })))
       .toEqual([400, 'DUPLICATE_REQUEST']);
   });
@@ -124,7 +128,7 @@ describe('withdrawal walk', () => {
     for (const outcome of ['FAIL', 'REJECT', 'CANCEL']) {
       const before = await spot(port, 'USDT');
       const id = await open();
-      expect((await spot(port, 'USDT')).locked).toBe(String(Number(before.locked) + 2.5));
+      expect((await spot(port, 'USDT')).locked).toBe(String(Number(before.locked) + 2));
       const r = (await post(port, `/sim/withdrawals/${id}/status`, { status: outcome, fail_reason: `because ${outcome}` })).body as W;
       expect(r).toMatchObject({ status: outcome, fail_reason: `because ${outcome}` });
       expect(r.timestamp2).not.toBe('');
@@ -285,14 +289,25 @@ describe('total balance and conservation', () => {
       for (const d of wallet.deposits) if (d.currency === currency && d.credited && !wallet.withdrawals.some((w) => w.internal && w.txid === d.txid)) deposited += Number(d.units);
       let out = 0;
       let fees = 0;
-      for (const w of wallet.withdrawals) if (w.currency === currency && w.status === 'DONE' && !w.internal) { out += Number(w.units); fees += Number(w.fee); }
+      // A withdrawal's amount includes its fee: amount − fee leaves the platform, the fee stays with it.
+      for (const w of wallet.withdrawals) if (w.currency === currency && w.status === 'DONE' && !w.internal) { out += Number(w.units - w.fee); fees += Number(w.fee); }
       const units = (v: string): number => Math.round(Number(v) * scale);
       const supply = Number(ex.ledger.supply(currency));
       const perUnit = units('1') / Number(ex.ledger.parse(currency, '1'));
       expect(supply * perUnit, currency).toBe(units(String(opening[currency])) + (deposited - out) * perUnit);
+      // The platform's fee account holds exactly the withdrawal fees and the trading fees (each side's fee is in
+      // the currency it received: a buyer's in base, a seller's in quote).
+      let tradingFees = 0;
+      const T = ex.trades;
+      for (let id = 1; id <= T.count; id++) {
+        const i = T.slotOf(id);
+        const m = ex.markets[T.market[i]!]!.spec;
+        const takerBuys = T.takerSide[i] === Side.Buy;
+        if ((takerBuys ? m.base : m.quote) === currency) tradingFees += Number(T.takerFee[i]!);
+        if ((takerBuys ? m.quote : m.base) === currency) tradingFees += Number(T.makerFee[i]!);
+      }
       const platform = units(ex.ledger.balanceText(0, AccountKind.Spot, 0, currency)!.available);
-      const tradingFees = ex.trades.count > 0 ? platform - fees * perUnit : 0;
-      expect(platform - tradingFees, currency).toBe(fees * perUnit);
+      expect(platform, currency).toBe((fees + tradingFees) * perUnit);
     }
   });
 });

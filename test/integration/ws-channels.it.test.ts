@@ -73,7 +73,7 @@ describe('websocket channels', () => {
     expect(put.result).toEqual([expect.objectContaining({ id: o.id, market: 'BTC_USDT', status: 'open', event: 'put', user: 10001 })]);
     triggers.store.finish(o, 'cancelled', 2);
     const fin = await s.next((f) => f.channel === 'spot.priceorders' && f.event === 'update' && (f.result as { event: string }[])[0]?.event === 'finish', 3000, from);
-    expect(fin.result).toEqual([expect.objectContaining({ id: o.id, status: 'cancelled', event: 'finish' })]);
+    expect(fin.result).toEqual([expect.objectContaining({ id: o.id, status: 'canceled', event: 'finish' })]);
     s.close();
   });
 
@@ -111,7 +111,7 @@ describe('websocket under simulated time', () => {
       }
       const push = await s.next((f) => f.channel === 'spot.trades' && f.event === 'update');
       expect(push.time_ms).toBe(startMs);
-      expect(push.result).toMatchObject({ create_time: String(startMs / 1000), create_time_ms: `${startMs}.000` });
+      expect(push.result).toMatchObject({ create_time: String(startMs / 1000), create_time_ms: `${startMs}.000000` });
       s.close();
     } finally {
       await replay.close();

@@ -62,3 +62,36 @@ export function bodyOrQuery(req: ApiRequest, name: string): unknown {
   const b = bodyObject(req)?.[name];
   return b !== undefined && b !== null ? b : queryParam(req, name);
 }
+
+/**
+ * True when a Content-Type header names JSON as Gate reads it: the media type `application/json` exactly
+ * (case-insensitive, surrounding spaces allowed) with any parameters, of which `charset`, when present, must
+ * be UTF-8 (the body is decoded as UTF-8). `application/jsonx`, `application/json-seq`, `text/json` and a
+ * `charset=utf-16` are not JSON here. Cost: a split of a short header; no allocation beyond it.
+ */
+export function isJsonContentType(header: string): boolean {
+  const parts = header.split(';');
+  if (parts[0]!.trim().toLowerCase() !== 'application/json') return false;
+  for (let i = 1; i < parts.length; i++) {
+    const p = parts[i]!;
+    const eq = p.indexOf('=');
+    const name = (eq < 0 ? p : p.slice(0, eq)).trim().toLowerCase();
+    if (name !== 'charset') continue;
+    const value = p.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1').toLowerCase();
+    if (eq < 0 || (value !== 'utf-8' && value !== 'utf8')) return false;
+  }
+  return true;
+}
+
+/**
+ * Characters of a client string an answer echoes back at most (a rejected batch item's `text`, `order_id`,
+ * `currency_pair`, a WebSocket request id). Every valid value of those fields is shorter (a text is at most 30
+ * characters, an order id 16 digits), so only invalid input is cut; an answer never grows with the input.
+ */
+export const ECHO_LIMIT = 64;
+
+/** `v` as the string an answer echoes: strings (and numbers) cut to ECHO_LIMIT characters, '' otherwise. */
+export function echoed(v: unknown): string {
+  const s = typeof v === 'string' ? v : typeof v === 'number' && Number.isFinite(v) ? String(v) : '';
+  return s.length > ECHO_LIMIT ? s.slice(0, ECHO_LIMIT) : s;
+}

@@ -31,6 +31,10 @@ export class Reply {
   readonly #inUs: number;
   readonly #clientRequestId: string;
   readonly #gate: OutputGate | undefined;
+  /** Rate-limit figures of the request (limit < 0: not limited, no headers). */
+  #rateLimit = -1;
+  #rateRemain = 0;
+  #rateResetMs = 0;
 
   /** `gate`: the gateway's output gate (absent: written at once, for front-less uses). */
   constructor(res: HttpResponse, inUs: number, clientRequestId: string, gate?: OutputGate) {
@@ -44,6 +48,16 @@ export class Reply {
   /** True once a response was written or the client went away. */
   get finished(): boolean {
     return this.#sent || this.#aborted;
+  }
+
+  /**
+   * Makes the answer carry Gate's X-Gate-RateLimit-Limit, -Requests-Remain and -Reset-Timestamp (ms) headers
+   * with these figures (rate-limit.ts). Three numbers kept; three headers written with the answer.
+   */
+  rateLimit(limit: number, remain: number, resetMs: number): void {
+    this.#rateLimit = limit;
+    this.#rateRemain = remain;
+    this.#rateResetMs = resetMs;
   }
 
   /** Sends `body` as JSON with `status` and extra headers. A second call is ignored. */
@@ -88,6 +102,11 @@ export class Reply {
       res.writeHeader('X-Out-Time', String(wallMicros()));
       res.writeHeader('X-Svc-Trace-ID', `${TRACE_PREFIX}${(++traceCounter).toString(16).padStart(8, '0')}`);
       if (this.#clientRequestId !== '') res.writeHeader('X-Client-Request-Id', this.#clientRequestId);
+      if (this.#rateLimit >= 0) {
+        res.writeHeader('X-Gate-RateLimit-Requests-Remain', String(this.#rateRemain));
+        res.writeHeader('X-Gate-RateLimit-Limit', String(this.#rateLimit));
+        res.writeHeader('X-Gate-RateLimit-Reset-Timestamp', String(this.#rateResetMs));
+      }
       if (headers !== undefined) for (const [k, v] of Object.entries(headers)) res.writeHeader(k, v);
       if (text === undefined) res.endWithoutBody();
       else res.end(text);

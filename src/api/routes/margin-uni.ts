@@ -2,6 +2,9 @@
  * Isolated-margin borrowing, the replacements of section 4.7 (permission group `margin`; the pair lists are
  * public). Loans are on the user's Margin account of the pair, lent by the platform's lending pool:
  *   GET  /margin/uni/currency_pairs[/{pair}]  → {currency_pair, base_min_borrow_amount, quote_min_borrow_amount, leverage}
+ *   GET  /margin/currency_pairs     (public; deprecated by Gate, still served, read by ccxt's loadMarkets) → every pair:
+ *                                   {id, base, quote, leverage (number), min_base_amount, min_quote_amount (the
+ *                                   minimum loans), max_quote_amount (the quote's max_borrow, omitted when none), status: 1}
  *   POST /margin/uni/loans          {currency, currency_pair, type: borrow|repay, amount, repaid_all?} → 204   15 / 10 s
  *   GET  /margin/uni/loans          ?currency_pair, currency, page, limit (1..100) → what each pair account owes
  *   GET  /margin/uni/loan_records   ?type (borrow|repay), currency, currency_pair, page, limit → records
@@ -42,6 +45,17 @@ export function registerMarginUniRoutes(router: Router, deps: ApiDeps): void {
     const [b, q] = pairCurrencies(ex(), m);
     return { currency_pair: ex().markets[m]!.id, base_min_borrow_amount: minOf(b), quote_min_borrow_amount: minOf(q), leverage: leverage() };
   };
+
+  /** The deprecated MarginCurrencyPair of market `m` (see the module header). */
+  const legacyPair = (m: number): Record<string, unknown> => {
+    const [b, q] = pairCurrencies(ex(), m);
+    const spec = ex().markets[m]!.spec;
+    const maxBorrow = params().currencies.get(ex().currencies[q]!)!.maxBorrow;
+    return { id: spec.id, base: spec.base, quote: spec.quote, leverage: Number(leverage()), min_base_amount: minOf(b),
+      min_quote_amount: minOf(q), ...(maxBorrow === null ? {} : { max_quote_amount: fmt(q, maxBorrow) }), status: 1 };
+  };
+  router.add({ method: 'GET', pattern: '/api/v4/margin/currency_pairs', access: PUBLIC, limit: 'public',
+    handler: (_req, reply) => reply.json(200, ex().markets.map((_m, i) => legacyPair(i))) });
 
   router.add({ method: 'GET', pattern: '/api/v4/margin/uni/currency_pairs', access: PUBLIC, limit: 'public',
     handler: (_req, reply) => reply.json(200, ex().markets.map((_m, i) => pairRow(i))) });

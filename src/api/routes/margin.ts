@@ -10,10 +10,9 @@
  * Borrowing is served by the /margin/uni/* replacements (margin-uni.ts); margin orders are not, so
  * `auto_repay` is a stored preference only. The retired paths of section 4.7 (/margin/loans,
  * /margin/borrowable, /margin/currency_pairs/{pair}, …) are not registered: they answer NOT_FOUND, as any
- * unknown path does (GET /margin/currency_pairs stays, an empty list, in spot-public.ts for clients that list
- * margin markets).
+ * unknown path does (GET /margin/currency_pairs, Gate's deprecated list of margin pairs, stays: margin-uni.ts).
  */
-import { BOOK_TYPE_NAMES } from '../../core/ledger/account-book.js';
+import { bookTypesNamed } from '../../core/ledger/account-book.js';
 import { AccountKind } from '../../core/ledger/account-kinds.js';
 import { marginAccountOf } from '../../core/margin/margin-account.js';
 import { marginTransferable } from '../../core/margin/margin-risk.js';
@@ -26,7 +25,6 @@ import { marginAccounts } from '../sub-accounts/balance-shapes.js';
 import { intParam, optionalPair, timeParamUs } from './common.js';
 
 const MARGIN = { kind: 'private', group: 'margin' } as const;
-const BOOK_TYPES = new Map(Object.entries(BOOK_TYPE_NAMES).map(([k, v]) => [v, Number(k)]));
 
 export function registerMarginRoutes(router: Router, deps: ApiDeps): void {
   const ex = () => deps.gateway.exchange;
@@ -46,16 +44,16 @@ export function registerMarginRoutes(router: Router, deps: ApiDeps): void {
       if (currency !== undefined && currency !== '' && ex().currencyIndex(currency) < 0) return reply.error(ResultCode.CurrencyNotFound);
       const m = optionalPair(ex(), req);
       if (m < -1) return reply.error(m);
-      const typeName = queryParam(req, 'type');
-      const type = typeName === undefined || typeName === '' ? undefined : BOOK_TYPES.get(typeName);
-      if (typeName !== undefined && typeName !== '' && type === undefined) return reply.error(ResultCode.InvalidParam, 'unknown type');
+      const typeText = queryParam(req, 'type');
+      const typeName = typeText === undefined || typeText === '' ? undefined : typeText;
+      if (typeName !== undefined && bookTypesNamed(typeName).length === 0) return reply.error(ResultCode.InvalidParam, 'unknown type');
       const limit = intParam(req, 'limit', 100, 1, 1000);
       const page = intParam(req, 'page', 1, 1, 100_000);
       const from = timeParamUs(req, 'from', 0);
       const to = timeParamUs(req, 'to', Number.MAX_SAFE_INTEGER);
       for (const v of [limit, page, from, to]) if (v < 0) return reply.error(v);
       const entries = ex().ledger.accountBook(req.uid, {
-        kind: AccountKind.Margin, ...(m >= 0 ? { sub: m } : {}), currency: currency === '' ? undefined : currency, type, from, to,
+        kind: AccountKind.Margin, ...(m >= 0 ? { sub: m } : {}), currency: currency === '' ? undefined : currency, typeName, from, to,
         limit: limit * page,
       }).slice((page - 1) * limit);
       reply.json(200, entries.map((e) => ({

@@ -1,10 +1,11 @@
 /**
  * Order lookups and reply shapes the order routes share: an order by numeric id or by its `t-` text (open
- * orders only, as Gate), `action_mode` shaping, and Gate's x-gate-exptime check.
+ * orders only, as Gate), Gate's retention of finished orders with no fills, `action_mode` shaping, and Gate's
+ * x-gate-exptime check.
  */
-import type { Exchange } from '../../core/exchange/exchange.js';
 import { ResultCode } from '../../core/result-code.js';
 import { type GateOrder, orderJson } from '../../engine/gate-shapes.js';
+import type { ApiDeps } from '../deps.js';
 import type { ApiRequest } from '../http/api-request.js';
 import { wallMicros } from '../http/wall-time.js';
 import { parseOrderId } from '../spot-order-request.js';
@@ -39,11 +40,22 @@ export function shapeOrder(o: GateOrder, mode: ActionMode): Partial<GateOrder> {
 }
 
 /**
- * The record of `uid`'s order named by `idText` in `market`: a numeric id (open or in the finished window)
+ * Gate's retention of finished orders that traded nothing (cancelled, or an ioc / poc / fok / stp end with no
+ * fill): `deps.orderRetentionUs` after they finished, on the engine's clock, they answer ORDER_NOT_FOUND and
+ * leave the finished lists, as on Gate (about a minute). A read-model rule: the record stays in the exchange,
+ * the state hash does not change, and the same clock gives the same answers. O(1).
+ */
+export function isRetired(deps: ApiDeps, r: number): boolean {
+  const O = deps.gateway.exchange.orders;
+  return O.finishAs[r] !== 0 && O.filledLots[r] === 0 && deps.gateway.clock.nowUs() - O.updateTime[r]! >= deps.orderRetentionUs;
+}
+
+/**
+ * The record of `uid`'s order named by `idText` in `market`: a numeric id (open, or finished and not retired)
  * or a `t-` text (open orders only). Returns the record or OrderNotFound.
  */
-export function findOwnOrder(ex: Exchange, uid: number, market: number, idText: string): number {
-  const O = ex.orders;
+export function findOwnOrder(deps: ApiDeps, uid: number, market: number, idText: string): number {
+  const O = deps.gateway.exchange.orders;
   if (idText.startsWith('t-')) {
     for (const r of O.openOf(uid, market)) if (O.text[r] === idText) return r;
     return ResultCode.OrderNotFound;
@@ -51,7 +63,7 @@ export function findOwnOrder(ex: Exchange, uid: number, market: number, idText: 
   const id = parseOrderId(idText);
   if (id < 0) return ResultCode.OrderNotFound;
   const r = O.find(id);
-  return r < 0 || O.uid[r] !== uid || O.market[r] !== market ? ResultCode.OrderNotFound : r;
+  return r < 0 || O.uid[r] !== uid || O.market[r] !== market || isRetired(deps, r) ? ResultCode.OrderNotFound : r;
 }
 
 /** RequestExpired when the request carries an x-gate-exptime (ms) already past; Ok otherwise. */

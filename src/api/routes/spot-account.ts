@@ -4,9 +4,9 @@
  * limit ≤ 1000); times in the query are seconds.
  */
 import { AccountKind } from '../../core/ledger/account-kinds.js';
-import { BOOK_TYPE_NAMES } from '../../core/ledger/account-book.js';
+import { bookTypesNamed } from '../../core/ledger/account-book.js';
 import { ResultCode } from '../../core/result-code.js';
-import { renderTrade } from '../../engine/gate-shapes.js';
+import { accountBookCode, orderOfRole, userTrades } from '../../engine/gate-shapes.js';
 import type { ApiDeps } from '../deps.js';
 import { queryParam } from '../http/api-request.js';
 import type { Router } from '../router.js';
@@ -16,7 +16,6 @@ import { intParam, optionalPair, queryAccount, timeParamUs } from './common.js';
 import { renderFee } from './fees.js';
 
 const SPOT = { kind: 'private', group: 'spot' } as const;
-const BOOK_TYPES = new Map(Object.entries(BOOK_TYPE_NAMES).map(([k, v]) => [v, Number(k)]));
 
 export function registerSpotAccountRoutes(router: Router, deps: ApiDeps): void {
   const ex = () => deps.gateway.exchange;
@@ -57,19 +56,18 @@ export function registerSpotAccountRoutes(router: Router, deps: ApiDeps): void {
       const currency = queryParam(req, 'currency');
       if (currency !== undefined && ex().currencyIndex(currency) < 0) return reply.error(ResultCode.CurrencyNotFound);
       const typeName = queryParam(req, 'type');
-      const type = typeName === undefined ? undefined : BOOK_TYPES.get(typeName);
-      if (typeName !== undefined && type === undefined) return reply.error(ResultCode.InvalidParam, 'unknown type');
+      if (typeName !== undefined && bookTypesNamed(typeName).length === 0) return reply.error(ResultCode.InvalidParam, 'unknown type');
       const limit = intParam(req, 'limit', 100, 1, 1000);
       const page = intParam(req, 'page', 1, 1, 100_000);
       const from = timeParamUs(req, 'from', 0);
       const to = timeParamUs(req, 'to', Number.MAX_SAFE_INTEGER);
       for (const v of [limit, page, from, to]) if (v < 0) return reply.error(v);
       const entries = ex().ledger.accountBook(req.uid, {
-        kind: AccountKind.Spot, sub: 0, currency, type, from, to, limit: limit * page,
+        kind: AccountKind.Spot, sub: 0, currency, typeName, from, to, limit: limit * page,
       }).slice((page - 1) * limit);
       reply.json(200, entries.map((e) => ({
         id: String(e.id), time: Math.floor(e.time / 1000), currency: e.currency, change: e.change,
-        balance: e.balance, type: e.type, code: '', text: e.text,
+        balance: e.balance, type: e.type, code: accountBookCode(e.type), text: e.text,
       })));
     } });
 
@@ -89,19 +87,17 @@ export function registerSpotAccountRoutes(router: Router, deps: ApiDeps): void {
       for (const v of [limit, page, from, to]) if (v < 0) return reply.error(v);
       const T = ex().trades;
       const O = ex().orders;
-      const uid = req.uid;
       const kind = accountKindParam(queryParam(req, 'account'));
-      // A trade's account is its order's; an order gone from the finished window counts as spot.
+      // A row's account is its order's; an order gone from the finished window counts as spot. A self-trade
+      // is two rows (taker and maker), each filtered by its own order.
       const kindOf = (id: number): number => { const r = O.find(id); return r < 0 ? AccountKind.Spot : accountKindOf(O.account[r]!); };
-      const ids = T.newest((i) => {
-        const taker = T.takerUid[i] === uid;
-        if (!taker && T.makerUid[i] !== uid) return false;
-        if (m >= 0 && T.market[i] !== m) return false;
-        if (order > 0 && (taker ? T.takerOrder[i] : T.makerOrder[i]) !== order) return false;
-        if (kindOf((taker ? T.takerOrder[i] : T.makerOrder[i])!) !== kind) return false;
-        const t = T.time[i]!;
+      const rows = userTrades(ex(), req.uid, (slot, role) => {
+        if (m >= 0 && T.market[slot] !== m) return false;
+        const own = orderOfRole(ex(), slot, role);
+        if ((order > 0 && own !== order) || kindOf(own) !== kind) return false;
+        const t = T.time[slot]!;
         return t >= from && t <= to;
       }, limit * page).slice((page - 1) * limit);
-      reply.json(200, ids.map((id) => renderTrade(ex(), id, uid)!));
+      reply.json(200, rows);
     } });
 }

@@ -4,11 +4,13 @@
  *   POST /spot/batch_orders         ≤ 4 pairs, ≤ 10 orders per pair, one account, `text` on every order
  *   POST /spot/cancel_batch_orders  ≤ 20 items {currency_pair, id}
  *   POST /spot/amend_batch_orders   ≤ 5 items {order_id, currency_pair, amount?, price?, amend_text?}
- * Whole-request rule breaks (count, pairs, mixed accounts, not an array) reject the request.
+ * Whole-request rule breaks (count, pairs, mixed accounts, not an array) reject the request. A rejected item
+ * echoes its `text`, `order_id`, `id`, `amend_text` and `currency_pair` cut to ECHO_LIMIT characters.
  */
 import { ResultCode } from '../../core/result-code.js';
 import type { GateOrder } from '../../engine/gate-shapes.js';
 import type { ApiDeps } from '../deps.js';
+import { echoed } from '../http/api-request.js';
 import type { Reply } from '../http/reply.js';
 import { gateError } from '../error-catalogue.js';
 import type { Router } from '../router.js';
@@ -20,7 +22,8 @@ const SPOT = { kind: 'private', group: 'spot' } as const;
 type Item = Readonly<Record<string, unknown>>;
 
 const isItem = (v: unknown): v is Item => typeof v === 'object' && v !== null && !Array.isArray(v);
-const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+/** A client string an item's answer echoes (bounded: see ECHO_LIMIT). */
+const str = (v: unknown): string => (typeof v === 'string' ? echoed(v) : '');
 
 /** Runs `each` over the items and replies with the array of results once all have answered. */
 function collect<T>(items: readonly Item[], reply: Reply, each: (item: Item, i: number, done: (r: T) => void) => void): void {
@@ -52,8 +55,9 @@ export function registerSpotBatchRoutes(router: Router, deps: ApiDeps): void {
       const perPair = new Map<string, number>();
       const accounts = new Set<string>();
       for (const it of items) {
-        perPair.set(str(it.currency_pair), (perPair.get(str(it.currency_pair)) ?? 0) + 1);
-        accounts.add(str(it.account) || 'spot');
+        const pair = typeof it.currency_pair === 'string' ? it.currency_pair : '';
+        perPair.set(pair, (perPair.get(pair) ?? 0) + 1);
+        accounts.add(typeof it.account === 'string' && it.account !== '' ? it.account : 'spot');
       }
       if (perPair.size > 4) return reply.error(ResultCode.TooManyPairs);
       if ([...perPair.values()].some((n) => n > 10)) return reply.error(ResultCode.TooManyOrders);
@@ -86,7 +90,7 @@ export function registerSpotBatchRoutes(router: Router, deps: ApiDeps): void {
         const m = parsePair(ex(), item.currency_pair);
         if (m < 0) return answer(m as ResultCode, undefined);
         if (typeof item.id !== 'string' || item.id === '') return answer(ResultCode.MissingParam, undefined);
-        const r = findOwnOrder(ex(), req.uid, m, item.id);
+        const r = findOwnOrder(deps, req.uid, m, item.id);
         if (r < 0) return answer(r as ResultCode, undefined);
         cancelOrder(deps, req.uid, r, answer);
       });
@@ -103,7 +107,7 @@ export function registerSpotBatchRoutes(router: Router, deps: ApiDeps): void {
         const m = parsePair(ex(), item.currency_pair);
         if (m < 0) return done(batchOrder(undefined, m as ResultCode, item));
         if (typeof item.order_id !== 'string' || item.order_id === '') return done(batchOrder(undefined, ResultCode.MissingParam, item));
-        const r = findOwnOrder(ex(), req.uid, m, item.order_id);
+        const r = findOwnOrder(deps, req.uid, m, item.order_id);
         if (r < 0) return done(batchOrder(undefined, r as ResultCode, item));
         amendOrder(deps, req.uid, r, item, (code, order) => done(batchOrder(order, code, item)));
       });

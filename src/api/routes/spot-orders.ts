@@ -21,7 +21,7 @@ import { accountKindParam, checkAccount } from '../spot-order-request.js';
 import { accountKindOf } from '../../core/exchange/order-store.js';
 import { intParam, optionalPair, paginationHeaders, queryAccount, queryPair, timeParamUs } from './common.js';
 import { amendOrder, cancelAll, cancelOrder, placeOrder } from './order-actions.js';
-import { actionMode, checkExptime, findOwnOrder, orderReply, shapeOrder } from './order-view.js';
+import { actionMode, checkExptime, findOwnOrder, isRetired, orderReply, shapeOrder } from './order-view.js';
 
 const SPOT = { kind: 'private', group: 'spot' } as const;
 const SIDES: Readonly<Record<string, number>> = { buy: Side.Buy, sell: Side.Sell };
@@ -70,7 +70,8 @@ export function registerSpotOrderRoutes(router: Router, deps: ApiDeps): void {
       const kind = accountKindParam(queryParam(req, 'account'));
       let records = (open ? O.openOf(req.uid, m) : O.finishedOf(req.uid, m)).filter((r) => accountKindOf(O.account[r]!) === kind);
       if (!open) {
-        records = records.filter((r) => (side === 0 || O.side[r] === side) && O.createTime[r]! >= from && O.createTime[r]! <= to);
+        records = records.filter((r) => (side === 0 || O.side[r] === side) && O.createTime[r]! >= from && O.createTime[r]! <= to
+          && !isRetired(deps, r));
       }
       const start = (page - 1) * limit;
       reply.jsonText(200, `[${records.slice(start, start + limit).map((r) => orderJson(renderOrder(ex(), r))).join(',')}]`, paginationHeaders(limit, start, records.length));
@@ -102,7 +103,7 @@ export function registerSpotOrderRoutes(router: Router, deps: ApiDeps): void {
       if (acct !== ResultCode.Ok) return reply.error(acct);
       const m = queryPair(ex(), req);
       if (m < 0) return reply.error(m);
-      const r = findOwnOrder(ex(), req.uid, m, req.params[0]!);
+      const r = findOwnOrder(deps, req.uid, m, req.params[0]!);
       if (r < 0) return reply.error(r);
       reply.jsonText(200, orderJson(renderOrder(ex(), r)));
     } });
@@ -117,7 +118,7 @@ export function registerSpotOrderRoutes(router: Router, deps: ApiDeps): void {
       if (exp !== ResultCode.Ok) return reply.error(exp);
       const m = queryPair(ex(), req);
       if (m < 0) return reply.error(m);
-      const r = findOwnOrder(ex(), req.uid, m, req.params[0]!);
+      const r = findOwnOrder(deps, req.uid, m, req.params[0]!);
       if (r < 0) return reply.error(r);
       cancelOrder(deps, req.uid, r, (code, order) => {
         if (code !== ResultCode.Ok) return reply.error(code);
@@ -138,7 +139,7 @@ export function registerSpotOrderRoutes(router: Router, deps: ApiDeps): void {
       const m = typeof fields.currency_pair === 'string' ? ex().marketIndex(fields.currency_pair) : ResultCode.MissingParam;
       if (fields.currency_pair === undefined || fields.currency_pair === '') return reply.error(ResultCode.MissingParam, 'currency_pair is required');
       if (m < 0) return reply.error(m === -1 ? ResultCode.InvalidMarket : m);
-      const r = findOwnOrder(ex(), req.uid, m, req.params[0]!);
+      const r = findOwnOrder(deps, req.uid, m, req.params[0]!);
       if (r < 0) return reply.error(r);
       amendOrder(deps, req.uid, r, fields, (code, order) => {
         if (code !== ResultCode.Ok) return reply.error(code);

@@ -7,10 +7,17 @@
  * (API_WITHDRAW_DISABLED) · address, and memo on tag chains (MISSING_REQUIRED_PARAM) · amount within the
  * currency's and the chain's decimals (INVALID_PARAM_VALUE / INVALID_PRECISION) · minimum (AMOUNT_TOO_LITTLE) ·
  * per-withdrawal maximum (AMOUNT_TOO_MUCH) · withdraw_order_id unused (DUPLICATE_REQUEST) · 1 accepted
- * withdrawal per 3 s of the clock (TOO_FAST) · daily limit (WITHDRAWAL_OVER_LIMIT) · available balance less
- * amounts of deposits still locked for withdrawal ≥ amount + fee (BALANCE_NOT_ENOUGH). To an address the
- * platform issued to another user the withdrawal is free and credited at once.
+ * withdrawal per 3 s of the clock (TOO_FAST) · daily limit (WITHDRAWAL_OVER_LIMIT) · the amount above its fee
+ * (AMOUNT_TOO_LITTLE) · available balance less amounts of deposits still locked for withdrawal ≥ amount
+ * (BALANCE_NOT_ENOUGH). As on Gate, `amount` includes the fee: the account is debited `amount`, the chain
+ * receives amount − fee. To an address the platform issued to another user the withdrawal is free and
+ * credited at once.
+ *
+ * The POST answer has the fields of Gate's live answer: {id, txid, withdraw_order_id, timestamp, amount, currency,
+ * address, memo (null when none), status, chain, fee_amount (8 decimals at least)}, plus `fee`, `type` and
+ * `withdraw_id` of the record.
  */
+import type { Exchange } from '../../core/exchange/exchange.js';
 import { AccountKind } from '../../core/ledger/account-kinds.js';
 import { ResultCode } from '../../core/result-code.js';
 import type { WithdrawalRecord } from '../../sim/chains/records.js';
@@ -29,6 +36,21 @@ export const WITHDRAW_INTERVAL_US = 3_000_000;
 export function parseWithdrawalId(text: string): number {
   const m = /^w?([0-9]{1,15})$/.exec(text);
   return m === null ? 0 : Number(m[1]);
+}
+
+/** `text` (a decimal string) with at least `n` decimals, as Gate writes fee_amount ("4.15000000"). */
+function padDecimals(text: string, n: number): string {
+  const dot = text.indexOf('.');
+  const have = dot < 0 ? 0 : text.length - dot - 1;
+  return have >= n ? text : `${dot < 0 ? `${text}.` : text}${'0'.repeat(n - have)}`;
+}
+
+/** The answer of POST /withdrawals (see the module header). */
+function withdrawAnswer(ex: Exchange, w: WithdrawalRecord): Record<string, unknown> {
+  const r = renderWithdrawal(ex, w);
+  return { id: r.id, txid: r.txid, withdraw_order_id: r.withdraw_order_id, timestamp: r.timestamp, amount: r.amount,
+    currency: r.currency, address: r.address, memo: r.memo === '' ? null : r.memo, status: r.status, chain: r.chain,
+    fee_amount: padDecimals(r.fee!, 8), fee: r.fee, type: r.type, withdraw_id: r.withdraw_id };
 }
 
 export function registerWithdrawalRoutes(router: Router, deps: ApiDeps): void {
@@ -71,13 +93,14 @@ export function registerWithdrawalRoutes(router: Router, deps: ApiDeps): void {
       const receiver = wallet.addresses.ownerOf(spec, address, memo);
       if (receiver === req.uid) return reply.error(ResultCode.InvalidParam, 'the address is your own deposit address');
       const fee = receiver !== 0 ? 0n : withdrawalFee(spec, units);
+      if (fee >= units) return reply.error(ResultCode.AmountTooLittle, `the amount must exceed the fee of ${fmtUnits(ex(), currency, fee)}`);
       const bal = ex().ledger.balance(req.uid, AccountKind.Spot, 0, currency);
       const available = bal === undefined ? 0n : BigInt(bal.available);
-      if (available - wallet.lockedByDeposits(req.uid, currency) < units + fee) return reply.error(ResultCode.BalanceNotEnough);
+      if (available - wallet.lockedByDeposits(req.uid, currency) < units) return reply.error(ResultCode.BalanceNotEnough);
       wallet.withdraw(req.uid, { currency, spec, units, fee, address, memo, withdrawOrderId: orderId, assetClass }, (code, w) => {
         if (code !== ResultCode.Ok) return reply.error(code);
         lastAccepted.set(req.uid, now);
-        reply.json(200, renderWithdrawal(ex(), w!));
+        reply.json(200, withdrawAnswer(ex(), w!));
       });
     } });
 

@@ -9,7 +9,7 @@ import { AccountKind } from '../../core/ledger/account-kinds.js';
 import { addAmount } from '../../core/ledger/amount.js';
 import { crossAccountOf } from '../../core/margin/cross-margin.js';
 import { marginAccountOf } from '../../core/margin/margin-account.js';
-import { riskE8 } from '../../core/margin/margin-risk.js';
+import { type MarginFigures, riskE8 } from '../../core/margin/margin-risk.js';
 import { PPM, USD_SCALE } from '../../core/unified/unified-params.js';
 import { formatScaled, marginRate, usdOf } from '../../core/unified/valuation.js';
 
@@ -18,6 +18,17 @@ function total(ex: Exchange, uid: number, kind: number, sub: number, currency: s
   const v = ex.ledger.balance(uid, kind, sub, currency)!;
   return ex.ledger.format(currency, addAmount(v.available, v.locked));
 }
+
+/**
+ * Gate's figures of a margin or cross-margin account that owes nothing: `risk` (and an isolated account's
+ * `mmr`) "9999.99", a cross-margin account's margin rates "9999.9900", as Gate's answers show them; a debt-free
+ * account is as far from liquidation as these fields go.
+ */
+export const NO_DEBT_RISK = '9999.99';
+export const NO_DEBT_MARGIN_RATE = '9999.9900';
+
+/** `risk` of figures `f`: A / L at up to 8 decimals, or NO_DEBT_RISK without liabilities. */
+const riskText = (f: MarginFigures): string => (f.liabUsd === 0n ? NO_DEBT_RISK : formatScaled(riskE8(f), 8, 8));
 
 /** One currency side of an isolated-margin account. */
 function marginCurrency(ex: Exchange, uid: number, market: number, currency: string): Record<string, string> {
@@ -36,7 +47,7 @@ export function marginAccounts(ex: Exchange, uid: number): Record<string, unknow
   ex.markets.forEach((m, i) => {
     if (ex.ledger.balances(uid, AccountKind.Margin, i).length === 0) return;
     const f = marginAccountOf(ex, uid, i).figures;
-    const risk = formatScaled(riskE8(f), 8, 8);
+    const risk = riskText(f);
     out.push({
       currency_pair: m.id, account_type: 'mmr', leverage, locked: f.locked, risk, mmr: risk,
       base: marginCurrency(ex, uid, i, m.spec.base), quote: marginCurrency(ex, uid, i, m.spec.quote),
@@ -74,10 +85,10 @@ const usd = (v: bigint): string => formatScaled(v, USD_SCALE, 8);
 /**
  * Gate's cross-margin account of `uid` (user_id 0 when it has none), figures of core/margin/cross-margin.ts in
  * USD at the index prices: `total` the assets A, `borrowed` and `interest` the liabilities' two parts (L their
- * sum), `net` and `total_margin_balance` the equity E = A − L, `risk` A / L ("0" without liabilities), `locked`
+ * sum), `net` and `total_margin_balance` the equity E = A − L, `risk` A / L (NO_DEBT_RISK without liabilities), `locked`
  * below the cross liquidation risk, `leverage` the margin leverage λ. The margin totals: initial margin
  * L / (λ − 1) (the equity that carries L at the leverage), maintenance margin L × (risk threshold − 1) (the
- * equity at the lock), their rates E / margin ("0" without liabilities), available margin E − initial margin.
+ * equity at the lock), their rates E / margin (NO_DEBT_MARGIN_RATE without liabilities), available margin E − initial margin.
  */
 export function crossMarginAccount(ex: Exchange, uid: number): Record<string, unknown> {
   const rows = ex.ledger.balances(uid, AccountKind.CrossMargin, 0);
@@ -90,11 +101,12 @@ export function crossMarginAccount(ex: Exchange, uid: number): Record<string, un
   const im = (f.liabUsd * PPM) / (params.marginLeveragePpm - PPM);
   const mm = (f.liabUsd * (params.crossLiquidationPpm - PPM)) / PPM;
   const net = usd(f.equityUsd);
+  const rate = (balance: bigint, margin: bigint): string => (f.liabUsd === 0n ? NO_DEBT_MARGIN_RATE : marginRate(balance, margin));
   return {
     user_id: rows.length > 0 ? uid : 0, locked: f.locked, balances, total: usd(f.assetUsd), borrowed: usd(borrowed),
     borrowed_net: usd(borrowed), net, leverage: formatScaled(params.marginLeveragePpm, 6, 6),
-    interest: usd(f.liabUsd - borrowed), risk: formatScaled(riskE8(f), 8, 8), total_initial_margin: usd(im),
-    total_margin_balance: net, total_maintenance_margin: usd(mm), total_initial_margin_rate: marginRate(f.equityUsd, im),
-    total_maintenance_margin_rate: marginRate(f.equityUsd, mm), total_available_margin: usd(f.equityUsd - im),
+    interest: usd(f.liabUsd - borrowed), risk: riskText(f), total_initial_margin: usd(im),
+    total_margin_balance: net, total_maintenance_margin: usd(mm), total_initial_margin_rate: rate(f.equityUsd, im),
+    total_maintenance_margin_rate: rate(f.equityUsd, mm), total_available_margin: usd(f.equityUsd - im),
   };
 }

@@ -16,7 +16,7 @@ import type { Exchange } from '../../core/exchange/exchange.js';
 import { AccountKind } from '../../core/ledger/account-kinds.js';
 import { type Amount, subAmount } from '../../core/ledger/amount.js';
 import { type BookEvents, EventKind } from '../../core/matching/book-events.js';
-import { renderOrder, renderTrade } from '../../engine/gate-shapes.js';
+import { renderOrder, renderTrade, rolesOf } from '../../engine/gate-shapes.js';
 import { renderPriceOrder } from '../price-orders/price-order-view.js';
 import type { PriceOrder } from '../price-orders/price-order-store.js';
 import { topicOf } from './channels.js';
@@ -137,8 +137,11 @@ export class PrivatePushes {
     for (let id = lastTrade - fills + 1; id <= lastTrade; id++) {
       const s = T.slotOf(id);
       if (s < 0 || (T.takerUid[s] !== uid && T.makerUid[s] !== uid)) continue;
-      const t = renderTrade(this.#ex, id, uid);
-      if (t !== undefined) list.push({ ...t, id: Number(t.id), create_time: Number(t.create_time), user_id: uid });
+      // A self-trade is two of the user's trades: its taker row and its maker row.
+      for (const role of rolesOf(this.#ex, s, uid)) {
+        const t = renderTrade(this.#ex, id, role)!;
+        list.push({ ...t, id: Number(t.id), create_time: Number(t.create_time), user_id: uid });
+      }
     }
     if (list.length === 0) return;
     const frame = updateFrame('spot.usertrades', list, timeUs);

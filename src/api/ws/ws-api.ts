@@ -21,8 +21,9 @@ import { ResultCode } from '../../core/result-code.js';
 import { renderOrder } from '../../engine/gate-shapes.js';
 import type { ApiDeps } from '../deps.js';
 import { gateError } from '../error-catalogue.js';
+import { echoed } from '../http/api-request.js';
 import { amendOrder, cancelAll, cancelOrder, placeOrder } from '../routes/order-actions.js';
-import { actionMode, findOwnOrder, shapeOrder } from '../routes/order-view.js';
+import { actionMode, findOwnOrder, isRetired, shapeOrder } from '../routes/order-view.js';
 import { accountKindParam, checkAccount, parsePair } from '../spot-order-request.js';
 import type { LimitClass } from '../rate-limit.js';
 import type { WsRequest } from './envelope.js';
@@ -46,7 +47,10 @@ export interface ApiSession {
 
 type Obj = Readonly<Record<string, unknown>>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const str = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');
+/** A client string a reply echoes (request ids, a cancel item's pair and id), cut to ECHO_LIMIT characters. */
+const str = (v: unknown): string => echoed(v);
+/** A string field already checked by the signature verification (key, signature, timestamp), echoed whole. */
+const verified = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');
 
 /** One API reply frame. */
 export function apiFrame(s: ApiSession, requestId: string, channel: string, ack: boolean, status: number, data: unknown, nowUs: number): string {
@@ -99,8 +103,10 @@ export function handleApiRequest(deps: ApiDeps, s: ApiSession, req: WsRequest, a
   switch (channel) {
     case 'spot.order_place': {
       if (!isObj(param) && !Array.isArray(param)) return fail(ResultCode.InvalidBody, 'req_param must be an order or an array of orders');
-      send(apiFrame(s, requestId, channel, true, 200, { result: { req_id: requestId, api_key: str(p.api_key), timestamp: str(p.timestamp),
-        signature: str(p.signature), trace_id: s.connId, req_header: p.req_header ?? {}, req_param: param } }, nowUs()));
+      // A signed request's key, signature and timestamp passed verification above; an unsigned one's are cut.
+      const echo = p.signature !== undefined ? verified : str;
+      send(apiFrame(s, requestId, channel, true, 200, { result: { req_id: requestId, api_key: echo(p.api_key), timestamp: echo(p.timestamp),
+        signature: echo(p.signature), trace_id: s.connId, req_header: p.req_header ?? {}, req_param: param } }, nowUs()));
       if (Array.isArray(param)) return placeBatch(deps, uid, param, reply);
       const mode = actionMode(param.action_mode);
       if (mode === undefined) return fail(ResultCode.InvalidParam, 'action_mode must be ACK, RESULT or FULL');
@@ -118,7 +124,7 @@ export function handleApiRequest(deps: ApiDeps, s: ApiSession, req: WsRequest, a
       if (m < 0) return bad(m);
       const idText = str(param.order_id);
       if (idText === '') return fail(ResultCode.MissingParam, 'order_id is required');
-      const r = findOwnOrder(ex(), uid, m, idText);
+      const r = findOwnOrder(deps, uid, m, idText);
       if (r < 0) return bad(r);
       const done = (code: ResultCode, order: ReturnType<typeof renderOrder> | undefined): void =>
         (code === ResultCode.Ok ? reply(shapeOrder(order!, mode)) : bad(code));
@@ -149,7 +155,7 @@ export function handleApiRequest(deps: ApiDeps, s: ApiSession, req: WsRequest, a
       const page = Number(param.page ?? 1);
       if (!Number.isInteger(limit) || limit < 1 || limit > 1000 || !Number.isInteger(page) || page < 1) return bad(ResultCode.InvalidParam);
       const O = ex().orders;
-      const records = status === 'open' ? O.openOf(uid, m) : O.finishedOf(uid, m);
+      const records = status === 'open' ? O.openOf(uid, m) : O.finishedOf(uid, m).filter((r) => !isRetired(deps, r));
       return reply(records.slice((page - 1) * limit, page * limit).map((r) => renderOrder(ex(), r)));
     }
     default:
@@ -190,7 +196,7 @@ function cancelIds(deps: ApiDeps, uid: number, param: unknown, reply: (r: unknow
     };
     const m = parsePair(ex, item.currency_pair);
     if (m < 0) return answer(m as ResultCode);
-    const r = findOwnOrder(ex, uid, m, str(item.id));
+    const r = findOwnOrder(deps, uid, m, str(item.id));
     if (r < 0) return answer(r as ResultCode);
     cancelOrder(deps, uid, r, (code) => answer(code));
   });

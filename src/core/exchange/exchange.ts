@@ -396,7 +396,10 @@ export class Exchange {
     return L.settleWithdrawal(c.time, c.orderId, c.uid, units);
   }
 
-  /** Credit, debit and transfer. The amount is `amount` units, or `text` (integer units) beyond 2^53. */
+  /**
+   * Credit, debit and transfer. The amount is `amount` units, or `text` (integer units) beyond 2^53; a Transfer's
+   * `side` is its purpose (TransferPurpose: which account-book types it writes).
+   */
   #funds(c: Command): ResultCode {
     const code = this.currencies[c.currency];
     if (code === undefined) return ResultCode.CurrencyNotFound;
@@ -405,6 +408,6 @@ export class Exchange {
     const L = this.ledger;
     if (c.type === CommandType.Credit) return L.credit(c.time, c.uid, c.kind, c.sub, code, amount, BookType.Deposit, '');
     if (c.type === CommandType.Debit) return L.debit(c.time, c.uid, c.kind, c.sub, code, amount, BookType.Withdraw, '');
-    return L.transfer(c.time, c.uid, c.kind, c.sub, c.toUid, c.toKind, c.toSub, code, amount, '');
+    return L.transfer(c.time, c.uid, c.kind, c.sub, c.toUid, c.toKind, c.toSub, code, amount, '', c.side);
   }
 }

@@ -1,6 +1,7 @@
 /**
  * The account book: every change of an account's total (available + locked), Gate-style
- * `{ id, time, currency, change, balance, type, text }`, where balance is the total after the change.
+ * `{ id, time, currency, change, balance, type, text }`, where balance is the total after the change and type
+ * one of Gate's account-book type codes.
  *
  * Holds and releases move funds between available and locked without changing the total, so they write
  * nothing here. Entries live in columns of a ring buffer of `capacity` entries: when full, the oldest entry
@@ -9,40 +10,135 @@
  * Costs: `append` writes scalars and references into preallocated columns (no allocation for narrow
  * currencies; a wide entry stores the BigInt values it is given). Queries allocate their result.
  */
+import { AccountKind } from './account-kinds.js';
 import type { Amount } from './amount.js';
 
-/** Entry types, with Gate-like names in BOOK_TYPE_NAMES. */
+/**
+ * Entry types, named in BOOK_TYPE_NAMES with Gate's documented account-book type codes (Gate's API docs,
+ * "AccountBook type"). A transfer between a user's own accounts is named after the account other than spot
+ * (`margin_*` isolated margin, `cross_*` cross margin, `perp_*` futures, `delivery_*`, `options_*`) with `_in` on
+ * the entry of the account that received the funds and `_out` on the one that sent them (Gate's example: a
+ * spot entry of +1.03 typed `margin_in`). Numbers are stored in the book (and snapshots): never renumber.
+ */
 export const BookType = {
   Deposit: 1,
+  /** A withdrawal: the whole amount, its fee included, leaves the account (one entry). */
   Withdraw: 2,
+  /** A transfer whose counterpart is unknown (snapshots written before typed transfers): `unknown`. */
   TransferIn: 3,
   TransferOut: 4,
   /** Trade: the currency an order paid (negative) or bought (positive). */
   OrderFill: 5,
   /** Trading fee paid by an order (negative). */
   OrderFee: 6,
-  /** Trading fee received by the platform fee account (positive). */
+  /** A fee received by the platform fee account (positive): `system_fee`. */
   FeeIncome: 7,
-  /** Administrative correction (simulator control plane). */
+  /** Administrative correction (simulator control plane): `unknown`. */
   Adjust: 8,
-  /** Withdrawal fee paid by the withdrawing account (negative); the fee account gets a fee_income entry. */
+  /** A withdrawal fee booked apart (snapshots written before one-entry withdrawals): `withdraw`. */
   WithdrawFee: 9,
+  MarginIn: 10,
+  MarginOut: 11,
+  CrossIn: 12,
+  CrossOut: 13,
+  PerpIn: 14,
+  PerpOut: 15,
+  DeliveryIn: 16,
+  DeliveryOut: 17,
+  OptionsIn: 18,
+  OptionsOut: 19,
+  /** Between a main account and its sub-accounts (either side). */
+  SubaccountTransfer: 20,
+  /** A UID push: the sender's entry, and the receiver's. */
+  PushSent: 21,
+  PushReceived: 22,
+  /** Unified-account loans (and the lending pool's side of every loan movement). */
+  Borrow: 23,
+  Repay: 24,
+  MarginBorrow: 25,
+  MarginRepay: 26,
+  MarginInterest: 27,
+  CrossBorrow: 28,
+  CrossRepay: 29,
+  /** Interest paid by a unified or cross-margin loan. */
+  Interest: 30,
 } as const;
 export type BookType = (typeof BookType)[keyof typeof BookType];
 
 export const BOOK_TYPE_NAMES: Readonly<Record<BookType, string>> = {
   [BookType.Deposit]: 'deposit',
   [BookType.Withdraw]: 'withdraw',
-  [BookType.TransferIn]: 'transfer_in',
-  [BookType.TransferOut]: 'transfer_out',
+  [BookType.TransferIn]: 'unknown',
+  [BookType.TransferOut]: 'unknown',
   [BookType.OrderFill]: 'order_fill',
   [BookType.OrderFee]: 'order_fee',
-  [BookType.FeeIncome]: 'fee_income',
-  [BookType.Adjust]: 'adjust',
-  [BookType.WithdrawFee]: 'withdraw_fee',
+  [BookType.FeeIncome]: 'system_fee',
+  [BookType.Adjust]: 'unknown',
+  [BookType.WithdrawFee]: 'withdraw',
+  [BookType.MarginIn]: 'margin_in',
+  [BookType.MarginOut]: 'margin_out',
+  [BookType.CrossIn]: 'cross_in',
+  [BookType.CrossOut]: 'cross_out',
+  [BookType.PerpIn]: 'perp_in',
+  [BookType.PerpOut]: 'perp_out',
+  [BookType.DeliveryIn]: 'delivery_in',
+  [BookType.DeliveryOut]: 'delivery_out',
+  [BookType.OptionsIn]: 'options_in',
+  [BookType.OptionsOut]: 'options_out',
+  [BookType.SubaccountTransfer]: 'subaccount_trf',
+  [BookType.PushSent]: 'push_sent',
+  [BookType.PushReceived]: 'push_rcvd',
+  [BookType.Borrow]: 'borrow',
+  [BookType.Repay]: 'repay',
+  [BookType.MarginBorrow]: 'margin_borrow',
+  [BookType.MarginRepay]: 'margin_repay',
+  [BookType.MarginInterest]: 'margin_interest_out',
+  [BookType.CrossBorrow]: 'cross_borrow',
+  [BookType.CrossRepay]: 'cross_repay',
+  [BookType.Interest]: 'interest_out',
 };
 
-export const isBookType = (t: number): boolean => (t | 0) === t && t >= BookType.Deposit && t <= BookType.WithdrawFee;
+export const isBookType = (t: number): boolean => (t | 0) === t && t >= BookType.Deposit && t <= BookType.Interest;
+
+/** The types an entry filter `name` selects (several numbers can share a Gate name); empty for an unknown name. */
+export function bookTypesNamed(name: string): BookType[] {
+  const out: BookType[] = [];
+  for (const [k, v] of Object.entries(BOOK_TYPE_NAMES)) if (v === name) out.push(Number(k) as BookType);
+  return out;
+}
+
+/** What a Transfer moves funds for (the command's `side`): the entries' types follow from it. */
+export const TransferPurpose = {
+  /** Between a user's accounts, or between a main account and its sub-accounts. */
+  Transfer: 0,
+  /** A UID push between main accounts. */
+  Push: 1,
+  /** A withdrawal to an address the platform issued to another user: a withdraw and a deposit entry. */
+  InternalWithdrawal: 2,
+} as const;
+export const isTransferPurpose = (v: number): boolean => v === 0 || v === 1 || v === 2;
+
+/** Entry types of one account kind's business line: [funds in, funds out], by AccountKind. */
+const KIND_TYPES: Readonly<Record<number, readonly [BookType, BookType]>> = {
+  [AccountKind.Margin]: [BookType.MarginIn, BookType.MarginOut],
+  [AccountKind.CrossMargin]: [BookType.CrossIn, BookType.CrossOut],
+  [AccountKind.Futures]: [BookType.PerpIn, BookType.PerpOut],
+  [AccountKind.Delivery]: [BookType.DeliveryIn, BookType.DeliveryOut],
+  [AccountKind.Options]: [BookType.OptionsIn, BookType.OptionsOut],
+};
+
+/**
+ * The [sender's, receiver's] entry types of a transfer of `purpose` from (fromUid, fromKind) to (toUid,
+ * toKind). Between different users: the purpose's pair (sub-account transfers for a plain transfer); between
+ * one user's accounts: the business line of the account other than spot.
+ */
+export function transferBookTypes(fromUid: number, fromKind: number, toUid: number, toKind: number, purpose: number): [BookType, BookType] {
+  if (purpose === TransferPurpose.Push) return [BookType.PushSent, BookType.PushReceived];
+  if (purpose === TransferPurpose.InternalWithdrawal) return [BookType.Withdraw, BookType.Deposit];
+  if (fromUid !== toUid) return [BookType.SubaccountTransfer, BookType.SubaccountTransfer];
+  const line = KIND_TYPES[fromKind === AccountKind.Spot ? toKind : fromKind];
+  return line === undefined ? [BookType.TransferOut, BookType.TransferIn] : [line[1], line[0]];
+}
 
 export class AccountBook {
   readonly capacity: number;

@@ -2,7 +2,7 @@
  * Funds moving across the platform boundary (credit, debit) and between accounts (transfer).
  *
  * Check order (the first failing check decides the code; nothing changes on rejection):
- * InvalidParam (time, account kind/sub, entry type, same account) → CurrencyNotFound → amount
+ * InvalidParam (time, account kind/sub, entry type, same account, transfer purpose) → CurrencyNotFound → amount
  * (InvalidParam / AmountTooMuch) → UserNotFound → AmountTooMuch (credit beyond max supply) /
  * BalanceNotEnough (debit, transfer).
  *
@@ -11,7 +11,7 @@
  */
 import { ResultCode } from '../result-code.js';
 import { type Amount, addAmount, subAmount, zeroLike } from './amount.js';
-import { BookType, isBookType } from './account-book.js';
+import { type BookType, isBookType, isTransferPurpose, transferBookTypes, TransferPurpose } from './account-book.js';
 import { LedgerCode, type LedgerOutcome } from './ledger-codes.js';
 import { isCode, isValidAccount, isValidTime, type LedgerParts } from './parts.js';
 
@@ -65,11 +65,15 @@ export function debit(p: LedgerParts, time: number, uid: number, kind: number, s
   return ResultCode.Ok;
 }
 
-/** Moves `amount` of available balance from one account to another (same or different users). */
+/**
+ * Moves `amount` of available balance from one account to another (same or different users); `purpose`
+ * (TransferPurpose) decides the entries' types with the two accounts (account-book.ts: transferBookTypes).
+ */
 export function transfer(p: LedgerParts, time: number, fromUid: number, fromKind: number, fromSub: number,
-  toUid: number, toKind: number, toSub: number, currency: string, amount: number | bigint, text: string): LedgerOutcome {
+  toUid: number, toKind: number, toSub: number, currency: string, amount: number | bigint, text: string,
+  purpose: number = TransferPurpose.Transfer): LedgerOutcome {
   if (!isValidTime(time) || !isValidAccount(p, fromKind, fromSub) || !isValidAccount(p, toKind, toSub)
-    || (fromUid === toUid && fromKind === toKind && fromSub === toSub)) return ResultCode.InvalidParam;
+    || (fromUid === toUid && fromKind === toKind && fromSub === toSub) || !isTransferPurpose(purpose)) return ResultCode.InvalidParam;
   const c = p.currencies;
   const cur = c.indexOf(currency);
   if (cur < 0) return LedgerCode.CurrencyNotFound;
@@ -82,8 +86,9 @@ export function transfer(p: LedgerParts, time: number, fromUid: number, fromKind
   const to = s.record(toUid, toKind, toSub, cur, c.wide[cur] === true);
   s.setAvailable(from, subAmount(s.available(from), amt));
   s.setAvailable(to, addAmount(s.available(to), amt));
-  p.book.append(time, from, BookType.TransferOut, negate(amt), s.total(from), text, 0);
-  p.book.append(time, to, BookType.TransferIn, amt, s.total(to), text, 0);
+  const [outType, inType] = transferBookTypes(fromUid, fromKind, toUid, toKind, purpose);
+  p.book.append(time, from, outType, negate(amt), s.total(from), text, 0);
+  p.book.append(time, to, inType, amt, s.total(to), text, 0);
   return ResultCode.Ok;
 }
 

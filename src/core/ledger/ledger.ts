@@ -124,10 +124,10 @@ export class Ledger {
     return debit(this.#p, time, uid, kind, sub, currency, amount, type, text);
   }
 
-  /** Moves available funds between two accounts (of one user or of two). See funds.ts. */
+  /** Moves available funds between two accounts (of one user or of two) for `purpose` (TransferPurpose). See funds.ts. */
   transfer(time: number, fromUid: number, fromKind: number, fromSub: number, toUid: number, toKind: number, toSub: number,
-    currency: string, amount: number | bigint, text: string): LedgerOutcome {
-    return transfer(this.#p, time, fromUid, fromKind, fromSub, toUid, toKind, toSub, currency, amount, text);
+    currency: string, amount: number | bigint, text: string, purpose = 0): LedgerOutcome {
+    return transfer(this.#p, time, fromUid, fromKind, fromSub, toUid, toKind, toSub, currency, amount, text, purpose);
   }
 
   /** What an order must hold, in units of the currency it pays, or a negative code. See order-funds.ts. */

@@ -6,7 +6,9 @@
  *
  * Conservation: borrowing moves units from the pool to the user, repaying and paying interest move them back,
  * so Σ (available + locked) per currency never changes; the liability columns are claims, not balances.
- * Every movement writes a transfer entry in both accounts' books (text `borrow`, `repay` or `interest`).
+ * Every movement writes an entry in both accounts' books, typed as Gate types loans (`borrow`, `repay`,
+ * `interest_out`; `margin_borrow`, `margin_repay`, `margin_interest_out`; `cross_borrow`, `cross_repay`) with text
+ * `borrow`, `repay` or `interest`.
  * Rejections change nothing. Amounts are BigInt here (loans are not on the trading hot path) and stored in the
  * currency's representation.
  */
@@ -43,15 +45,26 @@ function setLiab(p: LedgerParts, rec: number, borrowed: bigint, interest: bigint
   }
 }
 
-/** Moves `units` of available balance between two records and books both sides. */
-function move(p: LedgerParts, time: number, from: number, to: number, cur: number, units: bigint, text: string): void {
+/** Gate's account-book types of a loan movement on an account of `kind`: [borrow, repay, interest]. */
+function loanTypes(kind: number): readonly [BookType, BookType, BookType] {
+  if (kind === AccountKind.Margin) return [BookType.MarginBorrow, BookType.MarginRepay, BookType.MarginInterest];
+  if (kind === AccountKind.CrossMargin) return [BookType.CrossBorrow, BookType.CrossRepay, BookType.Interest];
+  return [BookType.Borrow, BookType.Repay, BookType.Interest];
+}
+
+/**
+ * Moves `units` of available balance between two records and books both sides with the type of loan movement
+ * `what` (0 borrow, 1 repay, 2 interest) on the borrower's account `kind`.
+ */
+function move(p: LedgerParts, time: number, from: number, to: number, cur: number, units: bigint, text: string, kind: number, what: 0 | 1 | 2): void {
   const s = p.store;
   const amt = rep(p, cur, units);
   s.setAvailable(from, rep(p, cur, BigInt(s.available(from)) - units));
   s.setAvailable(to, rep(p, cur, BigInt(s.available(to)) + units));
   const neg = rep(p, cur, -units);
-  p.book.append(time, from, BookType.TransferOut, neg, s.total(from), text, 0);
-  p.book.append(time, to, BookType.TransferIn, amt, s.total(to), text, 0);
+  const type = loanTypes(kind)[what];
+  p.book.append(time, from, type, neg, s.total(from), text, 0);
+  p.book.append(time, to, type, amt, s.total(to), text, 0);
 }
 
 function checkArgs(p: LedgerParts, time: number, uid: number, cur: number, units: bigint): LedgerOutcome {
@@ -81,7 +94,7 @@ export function borrow(p: LedgerParts, time: number, uid: number, cur: number, u
   const s = p.store;
   const pool = s.findRecord(PLATFORM_UID, POOL_KIND, 0, cur);
   const rec = s.record(uid, kind, sub, cur, p.currencies.wide[cur] === true);
-  move(p, time, pool, rec, cur, units, 'borrow');
+  move(p, time, pool, rec, cur, units, 'borrow', kind, 0);
   const [b, i] = loanOf(p, uid, cur, kind, sub);
   setLiab(p, rec, b + units, i);
   return ResultCode.Ok;
@@ -101,7 +114,7 @@ export function repay(p: LedgerParts, time: number, uid: number, cur: number, un
   const rec = s.findRecord(uid, kind, sub, cur);
   if (BigInt(s.available(rec)) < units) return LedgerCode.BalanceNotEnough;
   const pool = s.record(PLATFORM_UID, POOL_KIND, 0, cur, p.currencies.wide[cur] === true);
-  move(p, time, rec, pool, cur, units, 'repay');
+  move(p, time, rec, pool, cur, units, 'repay', kind, 1);
   const toInterest = units < i ? units : i;
   setLiab(p, rec, b - (units - toInterest), i - toInterest);
   return ResultCode.Ok;
@@ -121,7 +134,7 @@ export function chargeInterest(p: LedgerParts, time: number, uid: number, cur: n
   const paid = avail < units ? avail : units;
   if (paid > 0n) {
     const pool = s.record(PLATFORM_UID, POOL_KIND, 0, cur, p.currencies.wide[cur] === true);
-    move(p, time, rec, pool, cur, paid, 'interest');
+    move(p, time, rec, pool, cur, paid, 'interest', kind, 2);
   }
   const [b, i] = loanOf(p, uid, cur, kind, sub);
   setLiab(p, rec, b, i + (units - paid));

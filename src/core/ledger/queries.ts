@@ -48,6 +48,8 @@ export interface AccountBookFilter {
   readonly sub?: number;
   readonly currency?: string;
   readonly type?: number;
+  /** Gate's type code (BOOK_TYPE_NAMES): every entry type with that name. */
+  readonly typeName?: string;
   readonly from?: number;
   readonly to?: number;
   /** Most entries returned (newest first); default 100. */
@@ -120,6 +122,7 @@ export function readAccountBook(p: LedgerParts, uid: number, filter: AccountBook
     const type = b.type[slot]! as BookType;
     if ((filter.kind !== undefined && kind !== filter.kind) || (filter.sub !== undefined && sub !== filter.sub)
       || (cur >= 0 && s.recCur[rec] !== cur) || (filter.type !== undefined && type !== filter.type)
+      || (filter.typeName !== undefined && BOOK_TYPE_NAMES[type] !== filter.typeName)
       || (filter.from !== undefined && time < filter.from) || (filter.to !== undefined && time > filter.to)) continue;
     const scale = c.scales[s.recCur[rec]!]!;
     const ref = b.ref[slot]!;

@@ -7,10 +7,11 @@
  * record of the currency. The table's invariant therefore still holds: a record's locked = Σ remaining of the
  * holds on it, withdrawal holds included; the state hash and snapshots cover them like order holds.
  *
- * - hold:    available → locked, `units` (the amount plus its fee).
+ * - hold:    available → locked, `units` (the withdrawal's amount, its fee included).
  * - settle:  the whole remaining hold leaves `locked`: `fee` goes to the platform fee account (uid 0 Spot), the
- *            rest leaves the platform (supply and totalOut move as for a debit). Account book: the owner's
- *            withdraw (−sent) and withdraw_fee (−fee, when > 0), the fee account's fee_income (+fee).
+ *            rest leaves the platform (supply and totalOut move as for a debit). Account book: the owner's one
+ *            withdraw entry of the whole hold (Gate's record amount, its fee included), the fee account's
+ *            system_fee (+fee).
  * - release: the remaining hold returns to available (a cancelled, rejected or failed withdrawal).
  *
  * Check order of hold: InvalidParam (time, id) → CurrencyNotFound → amount (InvalidParam / AmountTooMuch) →
@@ -86,10 +87,9 @@ export function settleWithdrawal(p: LedgerParts, time: number, id: number, uid: 
   if (!isZeroAmount(sent)) {
     c.supply[cur] = subAmount(c.supply[cur]!, sent);
     c.totalOut[cur] = c.totalOut[cur]! + BigInt(sent);
-    p.book.append(time, rec, BookType.Withdraw, subAmount(zeroLike(sent), sent), s.total(rec), '', id);
   }
+  if (!isZeroAmount(rem)) p.book.append(time, rec, BookType.Withdraw, subAmount(zeroLike(rem), rem), s.total(rec), '', id);
   if (!isZeroAmount(f)) {
-    p.book.append(time, rec, BookType.WithdrawFee, subAmount(zeroLike(f), f), s.total(rec), '', id);
     const feeRec = s.findRecord(PLATFORM_UID, FEE_KIND, FEE_SUB, cur);
     s.setAvailable(feeRec, addAmount(s.available(feeRec), f));
     p.book.append(time, feeRec, BookType.FeeIncome, f, s.total(feeRec), '', id);

@@ -9,7 +9,7 @@
  * it INVALID.
  *
  * Withdrawals: REQUEST → PEND → PROCES (each `withdraw_step_ms`) → EXTPEND (txid, block_number) → DONE after
- * min_confirms blocks (settled: amount out, fee to the platform; timestamp2). Cancellable by the owner in
+ * min_confirms blocks (settled: amount − fee out, the fee to the platform; timestamp2). Cancellable by the owner in
  * REQUEST, PEND, MANUAL and REVIEW. The control plane holds one in MANUAL or REVIEW, resumes it, or ends it
  * FAIL, REJECT or CANCEL (hold released, fail_reason set) or DONE (settled).
  */
@@ -40,6 +40,7 @@ export interface WithdrawalRecord {
   readonly uid: number;
   readonly currency: string;
   readonly chain: string;
+  /** The amount asked for, its fee included (what leaves the account; the chain receives units − fee). */
   readonly units: bigint;
   readonly fee: bigint;
   readonly address: string;

@@ -6,14 +6,16 @@
  * Contracts:
  * - A record's status changes only after the engine accepted the command that goes with it; a record with a
  *   command in flight (`busy`) is skipped by tick and refused by the control plane (no double submit).
- * - Funds: a withdrawal holds amount + fee at acceptance; DONE settles (fee to the platform fee account, the
- *   amount off the platform); FAIL, REJECT and CANCEL release the hold. An internal withdrawal (to an address
+ * - Funds: a withdrawal holds its amount at acceptance, the fee included (Gate's record amount includes the fee:
+ *   the chain receives amount − fee); DONE settles (the fee to the platform fee account, amount − fee off the
+ *   platform); FAIL, REJECT and CANCEL release the hold. An internal withdrawal (to an address
  *   this book issued to a user) is one Transfer with no fee, DONE at once, with a DONE deposit for the receiver.
  * - The records are the simulator's (not journaled); the ledger, the journal and the state hash see commands.
  * Costs: tick is O(open records); queries scan a user's records.
  */
 import type { Clock } from '../../core/clock.js';
 import { Command, CommandType } from '../../core/command.js';
+import { TransferPurpose } from '../../core/ledger/account-book.js';
 import { AccountKind } from '../../core/ledger/account-kinds.js';
 import { ResultCode } from '../../core/result-code.js';
 import type { ExchangeGateway } from '../../engine/gateway.js';
@@ -113,7 +115,7 @@ export class WalletSim {
     return sum;
   }
 
-  /** Accepts a validated withdrawal: holds amount + fee (or transfers internally) and answers the record. */
+  /** Accepts a validated withdrawal: holds its amount, fee included (or transfers internally), and answers the record. */
   withdraw(uid: number, r: WithdrawRequest, done: Done<WithdrawalRecord>): void {
     const receiver = this.addresses.ownerOf(r.spec, r.address, r.memo);
     const internal = receiver !== 0;
@@ -122,9 +124,9 @@ export class WalletSim {
     const w: WithdrawalRecord = { id, uid, currency: r.currency, chain: r.spec.chain, units: r.units, fee: internal ? 0n : r.fee,
       address: r.address, memo: r.memo, withdrawOrderId: r.withdrawOrderId, assetClass: r.assetClass, createdUs: now,
       changedUs: now, status: 'REQUEST', txid: '', blockNumber: '', failReason: '', finishedUs: 0, internal, busy: false };
-    const c = this.#fill(internal ? CommandType.Transfer : CommandType.WithdrawHold, uid, r.currency, internal ? r.units : r.units + w.fee);
+    const c = this.#fill(internal ? CommandType.Transfer : CommandType.WithdrawHold, uid, r.currency, r.units);
     if (internal) {
-      c.kind = AccountKind.Spot; c.toUid = receiver; c.toKind = AccountKind.Spot;
+      c.kind = AccountKind.Spot; c.toUid = receiver; c.toKind = AccountKind.Spot; c.side = TransferPurpose.InternalWithdrawal;
     } else {
       c.orderId = id;
     }
@@ -206,7 +208,7 @@ export class WalletSim {
     if (manual) {
       c.orderId = holdId;
     } else {
-      c.kind = AccountKind.Spot; c.toUid = receiveUid; c.toKind = AccountKind.Spot;
+      c.kind = AccountKind.Spot; c.toUid = receiveUid; c.toKind = AccountKind.Spot; c.side = TransferPurpose.Push;
     }
     this.#gateway.submit(c, (code) => {
       if (code !== ResultCode.Ok) return done(code);
@@ -241,7 +243,7 @@ export class WalletSim {
         return done(ResultCode.Ok, p);
       }
       const t = this.#fill(CommandType.Transfer, p.pushUid, p.currency, p.units);
-      t.kind = AccountKind.Spot; t.toUid = p.receiveUid; t.toKind = AccountKind.Spot;
+      t.kind = AccountKind.Spot; t.toUid = p.receiveUid; t.toKind = AccountKind.Spot; t.side = TransferPurpose.Push;
       this.#gateway.submit(t, (tc) => {
         p.busy = false;
         // The released amount went back to the sender's available balance; if it was spent in between, the

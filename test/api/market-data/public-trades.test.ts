@@ -24,7 +24,7 @@ describe('GET /spot/trades', () => {
     const d = setup();
     const a = d.feed.spotTrades({ currency_pair: 'BTC_USDT', limit: '2' });
     expect(a).toEqual({ ok: true, value: [
-      { id: '29', create_time: String(START_US / 1e6 + 28), create_time_ms: String((START_US / 1e3 + 28_000.5).toFixed(3)),
+      { id: '29', create_time: String(START_US / 1e6 + 28), create_time_ms: `${START_US / 1e3 + 28_000}.500000`,
         currency_pair: 'BTC_USDT', side: 'buy', amount: '0.01', price: '128', sequence_id: '15' },
       expect.objectContaining({ id: '27', side: 'buy', price: '126', sequence_id: '14' }),
     ] });

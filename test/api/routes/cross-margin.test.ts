@@ -60,7 +60,8 @@ describe('cross-margin orders', () => {
     expect((cancelled.body as unknown as J[]).map((o) => o.id)).toEqual([r.id]);
     expect(cross(10001, 'USDT')).toBe('1000');
     await expectRejected(sim, () => order({ ...BUY, amount: '0.03' }), 400, 'BALANCE_NOT_ENOUGH');
-    expect((await account(10001))).toMatchObject({ user_id: 10001, locked: false, total: '1000', borrowed: '0', risk: '0' });
+    expect((await account(10001))).toMatchObject({ user_id: 10001, locked: false, total: '1000', borrowed: '0', risk: '9999.99',
+      total_initial_margin_rate: '9999.9900', total_maintenance_margin_rate: '9999.9900' });
     expectConserved(sim, UIDS);
   });
 

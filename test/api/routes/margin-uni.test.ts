@@ -124,7 +124,7 @@ describe('isolated margin borrowing', () => {
     expect((await account('BTC_USDT')).quote).toMatchObject({ borrowed: '6000' });
     expect((await loan({ currency_pair: 'BTC_USDT', currency: 'USDT', type: 'repay', repaid_all: true })).status).toBe(204);
     expect(await list('/margin/uni/loans')).toEqual([]);
-    expect(await account('BTC_USDT')).toMatchObject({ risk: '0', locked: false, quote: { borrowed: '0' } });
+    expect(await account('BTC_USDT')).toMatchObject({ risk: '9999.99', mmr: '9999.99', locked: false, quote: { borrowed: '0' } });
     expect((await list('/margin/uni/loan_records', 'type=repay')).map((r) => r.amount)).toEqual(['6000', '4000']);
     expectConserved(sim, UIDS);
   });

@@ -29,7 +29,7 @@ describe('margin routes', () => {
   it('lists the margin account book', async () => {
     const book = (await call('GET', '/margin/account_book', undefined, 'currency_pair=BTC_USDT')).body as unknown as J[];
     expect(book).toHaveLength(1);
-    expect(book[0]).toMatchObject({ currency: 'USDT', currency_pair: 'BTC_USDT', change: '250', balance: '250', type: 'transfer_in' });
+    expect(book[0]).toMatchObject({ currency: 'USDT', currency_pair: 'BTC_USDT', change: '250', balance: '250', type: 'margin_in' });
     expect((await call('GET', '/margin/account_book', undefined, 'currency=BTC')).body).toEqual([]);
     await expectRejected(sim, () => call('GET', '/margin/account_book', undefined, 'type=nope'), 400, 'INVALID_PARAM_VALUE');
     await expectRejected(sim, () => call('GET', '/margin/account_book', undefined, 'currency=XRP'), 400, 'INVALID_CURRENCY');
@@ -48,8 +48,11 @@ describe('margin routes', () => {
     await expectRejected(sim, () => call('GET', '/margin/accounts', undefined, undefined, ['wallet-only', 'ws']), 403, 'FORBIDDEN');
   });
 
-  it('answers NOT_FOUND on the retired paths (GET /margin/currency_pairs stays an empty list for clients)', async () => {
-    expect((await call('GET', '/margin/currency_pairs')).body).toEqual([]);
+  it('lists every pair on GET /margin/currency_pairs, and answers NOT_FOUND on the retired paths', async () => {
+    const pairs = (await call('GET', '/margin/currency_pairs')).body as unknown as J[];
+    expect(pairs.map((p) => [p.id, p.base, p.quote, p.leverage, p.status])).toEqual([['BTC_USDT', 'BTC', 'USDT', 5, 1], ['ETH_USDT', 'ETH', 'USDT', 5, 1]]);
+    expect([typeof pairs[0]!.min_base_amount, typeof pairs[0]!.min_quote_amount]).toEqual(['string', 'string']);
+    expect(pairs[0]).not.toHaveProperty('max_quote_amount');
     for (const [method, path] of [['GET', '/margin/currency_pairs/BTC_USDT'], ['POST', '/margin/loans'],
       ['GET', '/margin/loans'], ['GET', '/margin/loans/1'], ['POST', '/margin/loans/1/repayment'], ['GET', '/margin/borrowable'],
       ['GET', '/margin/loan_records'], ['GET', '/margin/funding_book'], ['POST', '/margin/merged_loans']] as const) {

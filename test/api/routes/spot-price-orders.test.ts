@@ -70,8 +70,10 @@ describe('price-triggered orders', () => {
     const id = created.body.id as number;
     expect(created.body.id_string).toBe(String(id));
     const open = await call('GET', `/spot/price_orders/${id}`);
-    expect(open.body).toMatchObject({ id, user: 10001, market: 'BTC_USDT', status: 'open', fired_order_id: 0, ftime: 0,
-      trigger: { price: '60500', rule: '>=', expiration: 3600 }, put: { side: 'sell', price: '65000', amount: '0.001', account: 'normal', text: 't-tp1' } });
+    expect(open.body).toMatchObject({ id, user: 10001, market: 'BTC_USDT', status: 'open', fired_order_id: 0,
+      trigger: { price: '60500', rule: '>=', expiration: 3600 },
+      put: { side: 'sell', price: '65000', amount: '0.00100000000000000000', account: 'normal', text: 't-tp1' } });
+    expect(open.body).not.toHaveProperty('ftime');
     await tradeAt('60400');
     expect((await call('GET', `/spot/price_orders/${id}`)).body.status).toBe('open');
     await tradeAt('60500');
@@ -120,7 +122,8 @@ describe('price-triggered orders', () => {
     expect((await call('DELETE', `/spot/price_orders/${ids[0]!}`, undefined, '', BOB)).body.label).toBe('ORDER_NOT_FOUND');
     expect((await call('GET', '/spot/price_orders/99999999')).status).toBe(404);
     const one = await call('DELETE', `/spot/price_orders/${ids[0]!}`);
-    expect(one.body).toMatchObject({ id: ids[0], status: 'cancelled' });
+    expect(one.body).toMatchObject({ id: ids[0], status: 'canceled' });
+    expect(one.body.ftime).toBeGreaterThan(0);
     expect((await call('DELETE', `/spot/price_orders/${ids[0]!}`)).body.label).toBe('ORDER_CANCELLED');
     const open = (await call('GET', '/spot/price_orders', undefined, 'status=open&market=BTC_USDT')).body;
     expect(open.map((o) => o.id)).toEqual([ids[1], ids[2]]);
@@ -130,7 +133,7 @@ describe('price-triggered orders', () => {
     expect((await call('GET', '/spot/price_orders', undefined, 'status=open&account=unified')).body).toEqual([]);
     expect((await call('GET', '/spot/price_orders', undefined, 'status=open&market=ETH_USDT')).body).toEqual([]);
     const all = await call('DELETE', '/spot/price_orders', undefined, 'market=BTC_USDT&account=normal');
-    expect(all.body.map((o) => [o.id, o.status])).toEqual([[ids[1], 'cancelled'], [ids[2], 'cancelled']]);
+    expect(all.body.map((o) => [o.id, o.status])).toEqual([[ids[1], 'canceled'], [ids[2], 'canceled']]);
     const finished = (await call('GET', '/spot/price_orders', undefined, 'status=finished&limit=3')).body;
     expect(finished.map((o) => o.id)).toEqual([ids[2], ids[1], ids[0]]);
     for (const [q, label] of [['', 'MISSING_REQUIRED_PARAM'], ['status=done', 'INVALID_PARAM_VALUE'], ['status=open&limit=0', 'INVALID_PARAM_VALUE'],

@@ -133,7 +133,7 @@ describe('sub-account balances', () => {
   it('margin: isolated accounts where the sub-account has margin funds, else an empty list', async () => {
     expect((await call('POST', '/wallet/transfers', { currency: 'USDT', from: 'spot', to: 'margin', currency_pair: 'ETH_USDT', amount: '3' }, undefined, SUB1)).status).toBe(200);
     const r = (await call('GET', '/wallet/sub_account_margin_balances')).body as unknown as J[];
-    expect(r[0]).toMatchObject({ uid: '20001', available: [{ currency_pair: 'ETH_USDT', account_type: 'mmr', locked: false,
+    expect(r[0]).toMatchObject({ uid: '20001', available: [{ currency_pair: 'ETH_USDT', account_type: 'mmr', locked: false, risk: '9999.99',
       base: { currency: 'ETH', available: '0', locked: '0', borrowed: '0', interest: '0' },
       quote: { currency: 'USDT', available: '3', locked: '0', borrowed: '0', interest: '0' } }] });
     expect(r[1]).toEqual({ uid: String(sub3), available: [] });

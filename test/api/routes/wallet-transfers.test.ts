@@ -27,8 +27,8 @@ describe('POST /wallet/transfers', () => {
     expect(available(sim, 10001, AccountKind.Spot, 0, 'USDT')).toBe('99849.5');
     expect(available(sim, 10001, AccountKind.Futures, USDT, 'USDT')).toBe('150.5');
     const ledger = sim.gateway.exchange.ledger;
-    expect(ledger.accountBook(10001, { kind: AccountKind.Spot, limit: 1 })[0]).toMatchObject({ change: '-150.5', type: 'transfer_out' });
-    expect(ledger.accountBook(10001, { kind: AccountKind.Futures, limit: 1 })[0]).toMatchObject({ change: '150.5', balance: '150.5', type: 'transfer_in' });
+    expect(ledger.accountBook(10001, { kind: AccountKind.Spot, limit: 1 })[0]).toMatchObject({ change: '-150.5', type: 'perp_out' });
+    expect(ledger.accountBook(10001, { kind: AccountKind.Futures, limit: 1 })[0]).toMatchObject({ change: '150.5', balance: '150.5', type: 'perp_in' });
     expectConserved(sim, UIDS);
   });
 

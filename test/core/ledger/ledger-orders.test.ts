@@ -107,7 +107,7 @@ describe('settlement', () => {
       ['USDT', '-17700', '82300', 'order_fill', '10'],
       ['USDT', '100000', '100000', 'deposit', ''],
     ]);
-    expect(l.accountBook(0).map((e) => [e.currency, e.change, e.type])).toEqual([['USDT', '17.7', 'fee_income'], ['BTC', '0.0006', 'fee_income']]);
+    expect(l.accountBook(0).map((e) => [e.currency, e.change, e.type])).toEqual([['USDT', '17.7', 'system_fee'], ['BTC', '0.0006', 'system_fee']]);
     l.assertInvariants();
   });
 

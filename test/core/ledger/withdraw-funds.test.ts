@@ -18,7 +18,7 @@ function funded() {
 }
 
 describe('withdrawal holds', () => {
-  it('hold locks amount + fee; settle sends the rest out and pays the fee to the platform', () => {
+  it('hold locks the amount (fee included); settle sends the rest out and pays the fee to the platform', () => {
     const l = funded();
     const usdt = l.currencyIndex('USDT');
     expect(l.holdWithdrawal(T, 7, 1, usdt, 101_00000000)).toBe(ResultCode.Ok);
@@ -34,7 +34,8 @@ describe('withdrawal holds', () => {
     expect(l.withdrawalHoldCount).toBe(0);
     l.assertInvariants();
     const book = l.accountBook(1, { currency: 'USDT' });
-    expect(book.slice(0, 2).map((e) => [e.type, e.change])).toEqual([['withdraw_fee', '-1'], ['withdraw', '-100']]);
+    expect(book.slice(0, 2).map((e) => [e.type, e.change])).toEqual([['withdraw', '-101'], ['deposit', '1000']]);
+    expect(l.accountBook(0, { currency: 'USDT' }).map((e) => [e.type, e.change])).toEqual([['system_fee', '1']]);
   });
 
   it('release returns the whole hold; rejections change nothing', () => {
