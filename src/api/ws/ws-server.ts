@@ -156,7 +156,10 @@ export function registerSpotWebSocket(app: TemplatedApp, deps: ApiDeps, feed: Ma
     if (c.topics.size + fresh.length > maxSubs) return err(WsErrorCode.InvalidArgument, `at most ${maxSubs} subscriptions per connection`);
     send(ws, c, ackFrame(c, req, nowUs()));
     // Subscribing before rendering the first push, both in this synchronous block: every later push of the
-    // topic describes a state after the one the first push shows, and none is missed in between.
+    // topic describes a state after the one the first push shows, and none is missed in between. Through the
+    // output gate (a journal not yet durable) frames leave in render order, so pushes rendered earlier and
+    // still held may reach this socket before its acknowledgement: older states, which a client discards
+    // until its first push (ccxt.pro does).
     topics.forEach((topic, i) => {
       ws.subscribe(topic);
       c.topics.add(topic);
