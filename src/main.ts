@@ -144,6 +144,10 @@ export async function startSimulator(config: SimulatorConfig, options: StartOpti
     })],
   });
   const maker = marketMakerFor(config, gateway);
+  // The maker's first re-quote (with its opening trade) is applied before the server listens: clients find
+  // quoted, traded markets (a last price, tickers, candles) from their first request.
+  maker?.tick(clock.nowUs());
+  await gateway.settled();
   const timer = maker === undefined ? undefined : setInterval(() => maker.tick(clock.nowUs()), MARKET_MAKER_TICK_MS);
   await server.listen();
   return {

@@ -12,6 +12,10 @@
  * at a ladder price are kept; a stale order is amended to a missing ladder price on its side unless that
  * could meet one of its own opposite orders, else cancelled; missing levels are placed, in that order
  * (cancels, amends, places), so its own orders never cross one another.
+ * Opening trade: on the first re-quote, a market that has never traded is opened by the taker buying the
+ * best ask just placed (IOC, that level's size), so the market has a last price, a ticker and candles from
+ * the start. It is an ordinary command (journaled like any) and draws nothing from the PRNG, so what
+ * follows is the same sequence of random choices as without it.
  * Places and amends are checked against the available balance first (what a rejection would say anyway), so
  * it never asks for funds it lacks. With a threaded engine its view may lag commands in flight; the next
  * re-quote converges.
@@ -92,9 +96,11 @@ export class MarketMaker {
   /** Advances to `nowUs`; re-quotes (and maybe takes) when a period has passed. Returns commands submitted. */
   tick(nowUs: number): number {
     if (nowUs < this.#nextUs) return 0;
-    const dt = this.#lastUs < 0 ? 0 : (nowUs - this.#lastUs) / 1e6;
+    const opening = this.#lastUs < 0;
+    const dt = opening ? 0 : (nowUs - this.#lastUs) / 1e6;
     this.#lastUs = nowUs;
     this.#nextUs = nowUs + this.#periodUs;
+    const traded = opening ? this.#ex.trades.marketSequences() : [];
     let sent = 0;
     for (const q of this.#markets) {
       if (this.takerUid > 0 && this.#prng.chance(this.#take)) sent += this.#takeQuotes(q);
@@ -102,8 +108,15 @@ export class MarketMaker {
       const next = q.ref * Math.exp((q.drift - (q.volatility * q.volatility) / 2) * dt + q.volatility * Math.sqrt(dt) * z);
       q.ref = Math.min(Math.max(next, 2 * q.levels + 2), q.market.maxNotional / q.size / 2);
       sent += this.#requote(q);
+      if (opening && this.takerUid > 0 && (traded[q.index] ?? 0) === 0) sent += this.#openingTrade(q);
     }
     return sent;
+  }
+
+  /** The taker buys the best ask of the ladder just quoted, IOC, its whole size (see the header). */
+  #openingTrade(q: Quoting): number {
+    const best = ladder(q.ref, q.levels, q.spreadBps, q.stepBps).asks[0];
+    return best === undefined ? 0 : this.#place(q, this.takerUid, Side.Buy, best, this.#lotsAt(q, best), TimeInForce.Ioc);
   }
 
   #requote(q: Quoting): number {

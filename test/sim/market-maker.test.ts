@@ -108,6 +108,27 @@ describe('MarketMaker', () => {
     expect(own.filter((r) => d.ex.exchange.orders.side[r] === Side.Buy)).toHaveLength(2);
   });
 
+  it('opens each quoted market that never traded with one trade: the taker buys the best ask of the first quotes', () => {
+    const { d } = run(MM, 1);
+    const T = d.ex.exchange.trades;
+    const trades = Array.from({ length: T.count }, (_, i) => T.slotOf(i + 1))
+      .map((s) => [T.market[s], T.takerUid[s], T.makerUid[s], T.takerSide[s], T.price[s], T.lots[s]]);
+    // The first quotes sit around the configured prices (60000.00 and 3000.00, in ticks of 0.01).
+    const btcAsk = ladder(6_000_000, 5, 10, 5).asks[0]!;
+    const ethAsk = ladder(300_000, 3, 10, 5).asks[0]!;
+    expect(trades).toEqual([[0, 2, 1, Side.Buy, btcAsk, 100], [1, 2, 1, Side.Buy, ethAsk, 5000]]);
+    expect(d.ex.engine.books[0]!.bestAsk()).toBeGreaterThan(btcAsk); // that level was taken whole
+    const ticker = d.feed.spotTickers({ currency_pair: 'ETH_USDT' }, d.clock.nowUs(), (m) => d.ex.engine.books[m]);
+    expect(ticker.ok && ticker.value[0]!.last).toBe(String(ethAsk / 100));
+
+    // A market that traded before the maker starts (say, from a journal) is not opened again; no taker, no trade.
+    const traded = new Driver();
+    traded.trade('BTC_USDT', 'buy', '60000', '0.01');
+    new MarketMaker(traded.ex.exchange, MM, (c) => traded.ex.engine.submit(c)).tick(START_US);
+    expect(traded.ex.exchange.trades.marketSequences()).toEqual([1, 1]);
+    expect(run({ ...MM, taker_uid: undefined }, 3).d.ex.exchange.trades.count).toBe(0);
+  });
+
   it('re-quotes only once per period and moves its reference price', () => {
     const d = new Driver();
     const mm = new MarketMaker(d.ex.exchange, MM, (c) => d.ex.engine.submit(c));

@@ -10,12 +10,17 @@ const PUBLIC_GROUPS = ['wallet', 'futures', 'margin', 'delivery', 'spot', 'optio
 const PRIVATE_GROUPS = ['withdrawals', 'wallet', 'futures', 'margin', 'delivery', 'spot', 'options', 'subAccounts', 'unified', 'rebate', 'earn',
   'account', 'loan', 'otc', 'flash_swap'];
 
+/** ccxt's `urls.api` REST sections with every group at `http://127.0.0.1:port/api/v4`. */
+export function restUrls(port: number): { public: Record<string, string>; private: Record<string, string> } {
+  const base = `http://127.0.0.1:${port}/api/v4`;
+  return { public: Object.fromEntries(PUBLIC_GROUPS.map((k) => [k, base])), private: Object.fromEntries(PRIVATE_GROUPS.map((k) => [k, base])) };
+}
+
 /** ccxt's gate class with every REST group at `http://127.0.0.1:port/api/v4`; `options` merge into ccxt's. */
 export function ccxtGate(port: number, apiKey: string, secret: string, options: Record<string, unknown> = {}): CcxtGate {
-  const base = `http://127.0.0.1:${port}/api/v4`;
   return new ccxt.gate({
     apiKey, secret, enableRateLimit: false, timeout: 5000,
-    urls: { api: { public: Object.fromEntries(PUBLIC_GROUPS.map((k) => [k, base])), private: Object.fromEntries(PRIVATE_GROUPS.map((k) => [k, base])) } },
+    urls: { api: restUrls(port) },
     options: { fetchMarkets: { types: ['spot'] }, ...options },
   });
 }

@@ -15,7 +15,9 @@
  *   spot.priceorders         [pair | "!all", …]                   uid.pair / uid.!all        yes
  *
  * A topic is `<channel>|<key>`. Resolution is pure: it validates the payload against the exchange's markets
- * and answers the topics, or an error code and message (envelope.ts codes). Allocates the topic list.
+ * and answers the topics — each public one with its market and parameters, so the server can send a new
+ * subscriber the channel's current state — or an error code and message (envelope.ts codes). Allocates the
+ * topic list.
  */
 import { INTERVAL_NAMES } from '../market-data/intervals.js';
 import { WsErrorCode } from './envelope.js';
@@ -40,18 +42,30 @@ export const MAX_PAYLOAD_ENTRIES = 100;
 
 export const topicOf = (channel: string, key: string): string => `${channel}|${key}`;
 
-/** What a resolved subscription names: topics, plus the market and parameters of book channels. */
+/** The market of a public topic and the parameters its first push needs. */
+export interface Target {
+  readonly market: number;
+  /** Levels of a book channel (spot.obu, spot.order_book_update, spot.order_book); 0 otherwise. */
+  readonly depth: number;
+  /** spot.order_book's snapshot period in ms; 0 otherwise. */
+  readonly intervalMs: number;
+  /** spot.candlesticks' interval name (e.g. "1m"); "" otherwise. */
+  readonly interval: string;
+}
+
+/** What a resolved subscription names: topics, and for public channels the target of each (same order). */
 export interface Resolved {
   readonly topics: readonly string[];
-  /** For spot.obu / spot.order_book_update / spot.order_book: one entry per topic. */
-  readonly books: readonly { readonly market: number; readonly depth: number; readonly intervalMs: number }[];
+  /** One entry per topic for public channels; empty for private ones. */
+  readonly targets: readonly Target[];
 }
 
 export type Resolution = { readonly ok: true; readonly value: Resolved }
   | { readonly ok: false; readonly code: WsErrorCode; readonly message: string };
 
 const fail = (code: WsErrorCode, message: string): Resolution => ({ ok: false, code, message });
-const ok = (topics: string[], books: Resolved['books'] = []): Resolution => ({ ok: true, value: { topics, books } });
+const ok = (topics: string[], targets: Target[] = []): Resolution => ({ ok: true, value: { topics, targets } });
+const target = (market: number, depth = 0, intervalMs = 0, interval = ''): Target => ({ market, depth, intervalMs, interval });
 
 /**
  * The topics of `channel` with `payload`. `marketIndex` maps a pair to its index (negative when unknown);
@@ -73,25 +87,26 @@ export function resolveSubscription(channel: Channel, payload: unknown, marketIn
         const e = pairCheck(p);
         if (e !== undefined) return fail(WsErrorCode.InvalidArgument, e);
       }
-      return ok(items.map((p) => topicOf(channel, p)));
+      return ok(items.map((p) => topicOf(channel, p)), items.map((p) => target(marketIndex(p))));
     }
     case 'spot.candlesticks': {
       if (items.length !== 2) return fail(WsErrorCode.InvalidArgument, 'payload must be [interval, currency_pair]');
       const [interval, pair] = items as [string, string];
       if (!(INTERVAL_NAMES as readonly string[]).includes(interval)) return fail(WsErrorCode.InvalidArgument, `unknown interval: ${interval.slice(0, 16)}`);
       const e = pairCheck(pair);
-      return e !== undefined ? fail(WsErrorCode.InvalidArgument, e) : ok([topicOf(channel, `${interval}_${pair}`)]);
+      return e !== undefined ? fail(WsErrorCode.InvalidArgument, e)
+        : ok([topicOf(channel, `${interval}_${pair}`)], [target(marketIndex(pair), 0, 0, interval)]);
     }
     case 'spot.obu': {
       if (items.length === 0) return fail(WsErrorCode.InvalidArgument, 'payload must name at least one "ob.<pair>.<depth>"');
-      const books: { market: number; depth: number; intervalMs: number }[] = [];
+      const books: Target[] = [];
       for (const s of items) {
         const m = /^ob\.([^.]+)\.([0-9]+)$/.exec(s);
         const depth = m === null ? 0 : Number(m[2]);
         if (m === null || !OBU_DEPTHS.includes(depth)) return fail(WsErrorCode.InvalidArgument, `invalid payload entry: ${s.slice(0, 40)} (ob.<pair>.50 or ob.<pair>.400)`);
         const market = marketIndex(m[1]!);
         if (market < 0) return fail(WsErrorCode.InvalidArgument, `unknown currency pair: ${m[1]!.slice(0, 40)}`);
-        books.push({ market, depth, intervalMs: 0 });
+        books.push(target(market, depth));
       }
       return ok(items.map((s) => topicOf(channel, s)), books);
     }
@@ -102,7 +117,7 @@ export function resolveSubscription(channel: Channel, payload: unknown, marketIn
       if (depth === undefined) return fail(WsErrorCode.InvalidArgument, 'interval must be "20ms" or "100ms"');
       const market = marketIndex(pair);
       if (market < 0) return fail(WsErrorCode.InvalidArgument, `unknown currency pair: ${pair.slice(0, 40)}`);
-      return ok([topicOf(channel, `${pair}.${interval}`)], [{ market, depth, intervalMs: 0 }]);
+      return ok([topicOf(channel, `${pair}.${interval}`)], [target(market, depth)]);
     }
     case 'spot.order_book': {
       if (items.length !== 3) return fail(WsErrorCode.InvalidArgument, 'payload must be [currency_pair, level, interval]');
@@ -113,7 +128,7 @@ export function resolveSubscription(channel: Channel, payload: unknown, marketIn
       if (intervalMs === undefined) return fail(WsErrorCode.InvalidArgument, 'interval must be "100ms" or "1000ms"');
       const market = marketIndex(pair);
       if (market < 0) return fail(WsErrorCode.InvalidArgument, `unknown currency pair: ${pair.slice(0, 40)}`);
-      return ok([topicOf(channel, `${pair}.${depth}.${interval}`)], [{ market, depth, intervalMs }]);
+      return ok([topicOf(channel, `${pair}.${depth}.${interval}`)], [target(market, depth, intervalMs)]);
     }
     case 'spot.balances':
       return ok([topicOf(channel, String(uid))]);

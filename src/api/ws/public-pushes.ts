@@ -1,7 +1,12 @@
 /**
  * Public pushes of one applied command: spot.trades (one object per trade), spot.candlesticks (the current
  * bucket of each subscribed interval), spot.tickers and spot.book_ticker (on a trade or a change of the best
- * levels), spot.obu and spot.order_book_update (window increments, see book-window.ts).
+ * levels), spot.obu and spot.order_book_update (window increments, see book-window.ts); and the first push a
+ * new subscriber gets (`firstFrame`), rendered by the same code as the pushes that follow it.
+ *
+ * First pushes: every channel that describes a state (book, ticker, best levels, candle) sends that state to a
+ * new subscriber at once, so a client never waits for the market to move before it has something to show.
+ * Event streams (spot.trades, the private channels) start with the next event.
  *
  * Book versions: `u` of an increment is the market's book version after the command (the REST book's `id`,
  * book-versions.ts); `U` is the previous increment's `u` + 1 on the same topic, so increments chain without
@@ -19,7 +24,7 @@ import type { DepthSource } from '../market-data/depth-source.js';
 import { INTERVAL_NAMES } from '../market-data/intervals.js';
 import type { MarketDataFeed } from '../market-data/market-data-feed.js';
 import { BookWindow, type WindowChanges } from './book-window.js';
-import { LEGACY_WINDOWS, topicOf } from './channels.js';
+import { LEGACY_WINDOWS, type Target, topicOf } from './channels.js';
 import { updateFrame } from './envelope.js';
 import type { Publisher } from './publisher.js';
 
@@ -46,6 +51,8 @@ export class PublicPushes {
   readonly #windows: BookWindow[][];
   /** Last best levels seen per market: bid price, bid lots, ask price, ask lots. */
   readonly #top: Float64Array;
+  /** Scratch of #readBest: bid price, bid lots, ask price, ask lots (lots 0 for an empty side). */
+  readonly #best = new Float64Array(4);
   readonly #p = new Float64Array(1);
   readonly #l = new Float64Array(1);
 
@@ -79,6 +86,31 @@ export class PublicPushes {
     }, nowUs);
   }
 
+  /**
+   * The first push of `channel` for a new subscriber of target `t` at `nowUs`, or undefined when the channel
+   * has none: spot.obu the full window; spot.order_book a snapshot; spot.tickers the ticker (`last` "0"
+   * before the market's first trade); spot.book_ticker the best levels (empty strings for an empty side);
+   * spot.candlesticks the current bucket (a flat candle at the last close when nothing traded in it; none
+   * before the market's first trade, as GET /spot/candlesticks). spot.order_book_update opens its window and
+   * sends nothing: like Gate it carries increments only, to apply to the REST book (`with_id=true`).
+   * spot.trades and the private channels are event streams and have no first push.
+   */
+  firstFrame(channel: string, t: Target, nowUs: number): string | undefined {
+    switch (channel) {
+      case 'spot.obu': return this.obuSnapshot(t.market, t.depth, nowUs);
+      case 'spot.order_book': return this.bookSnapshot(t.market, t.depth, nowUs);
+      case 'spot.order_book_update':
+        this.window(t.market, t.depth);
+        return undefined;
+      case 'spot.tickers': return this.#tickerFrame(t.market, nowUs);
+      case 'spot.book_ticker':
+        this.#readBest(t.market);
+        return this.#bookTickerFrame(t.market, nowUs);
+      case 'spot.candlesticks': return this.#candleFrame(t.market, t.interval, nowUs);
+      default: return undefined;
+    }
+  }
+
   /** Pushes for market `m` after a command at `timeUs` with `fills` trades ending at trade id `lastTrade`. */
   onCommand(m: number, timeUs: number, fills: number, lastTrade: number, bookChanged: boolean): void {
     const market = this.#ex.markets[m]!;
@@ -99,14 +131,20 @@ export class PublicPushes {
 
   #candles(m: number, pair: string, timeUs: number): void {
     for (const iv of INTERVAL_NAMES) {
-      const n = `${iv}_${pair}`;
-      const topic = topicOf('spot.candlesticks', n);
+      const topic = topicOf('spot.candlesticks', `${iv}_${pair}`);
       if (this.#out.subscribers(topic) === 0) continue;
-      const a = this.#feed.candles.query(m, { interval: iv, limit: '1' }, timeUs);
-      if (!a.ok || a.value.length === 0) continue;
-      const [t, v, c, h, l, o, base, closed] = a.value[a.value.length - 1]!;
-      this.#out.publish(topic, updateFrame('spot.candlesticks', { t, v, c, h, l, o, n, a: base, w: closed === 'true' }, timeUs));
+      const frame = this.#candleFrame(m, iv, timeUs);
+      if (frame !== undefined) this.#out.publish(topic, frame);
     }
+  }
+
+  /** The bucket of interval `iv` holding `timeUs` (carried flat when it has no fill), or undefined before any trade. */
+  #candleFrame(m: number, iv: string, timeUs: number): string | undefined {
+    const a = this.#feed.candles.query(m, { interval: iv, limit: '1' }, timeUs);
+    if (!a.ok || a.value.length === 0) return undefined;
+    const [t, v, c, h, l, o, base, closed] = a.value[a.value.length - 1]!;
+    const n = `${iv}_${this.#ex.markets[m]!.id}`;
+    return updateFrame('spot.candlesticks', { t, v, c, h, l, o, n, a: base, w: closed === 'true' }, timeUs);
   }
 
   #books(m: number, market: Market, timeUs: number): void {
@@ -143,29 +181,46 @@ export class PublicPushes {
     const tickers = this.#out.subscribers(tickerTopic) > 0;
     const bookTicker = this.#out.subscribers(bookTopic) > 0;
     if (!tickers && !bookTicker) return;
-    const book = this.#bookOf(m);
+    const best = this.#readBest(m);
     const top = this.#top;
     const o = m * 4;
-    const bidN = book.depth(Side.Buy, 1, this.#p, this.#l);
-    const bidP = bidN > 0 ? this.#p[0]! : 0;
-    const bidL = bidN > 0 ? this.#l[0]! : 0;
-    const askN = book.depth(Side.Sell, 1, this.#p, this.#l);
-    const askP = askN > 0 ? this.#p[0]! : 0;
-    const askL = askN > 0 ? this.#l[0]! : 0;
-    const moved = top[o] !== bidP || top[o + 1] !== bidL || top[o + 2] !== askP || top[o + 3] !== askL;
-    top[o] = bidP; top[o + 1] = bidL; top[o + 2] = askP; top[o + 3] = askL;
-    if (tickers && (traded || moved)) {
-      this.#out.publish(tickerTopic, updateFrame('spot.tickers', this.#feed.tickers.ticker(m, timeUs, book), timeUs));
+    let moved = false;
+    for (let k = 0; k < 4; k++) {
+      if (top[o + k] !== best[k]) moved = true;
+      top[o + k] = best[k]!;
     }
-    if (bookTicker && moved) {
-      const market = this.#ex.markets[m]!;
-      const price = (t: number, n: number): string => (n > 0 ? formatUnits(t, market.priceScale) : '');
-      const size = (l: number, n: number): string => (n > 0 ? formatUnits(l, market.amountScale) : '');
-      this.#out.publish(bookTopic, updateFrame('spot.book_ticker', {
-        t: Math.floor(timeUs / 1000), u: this.#feed.versions.version[m]!, s: pair,
-        b: price(bidP, bidN), B: size(bidL, bidN), a: price(askP, askN), A: size(askL, askN),
-      }, timeUs));
-    }
+    if (tickers && (traded || moved)) this.#out.publish(tickerTopic, this.#tickerFrame(m, timeUs));
+    if (bookTicker && moved) this.#out.publish(bookTopic, this.#bookTickerFrame(m, timeUs));
+  }
+
+  /** spot.tickers' frame: the REST ticker of market `m` at `timeUs`. */
+  #tickerFrame(m: number, timeUs: number): string {
+    return updateFrame('spot.tickers', this.#feed.tickers.ticker(m, timeUs, this.#bookOf(m)), timeUs);
+  }
+
+  /** Reads market `m`'s best levels into #best (bid price, bid lots, ask price, ask lots; lots 0 = empty side). */
+  #readBest(m: number): Float64Array {
+    const book = this.#bookOf(m);
+    const b = this.#best;
+    const bids = book.depth(Side.Buy, 1, this.#p, this.#l);
+    b[0] = bids > 0 ? this.#p[0]! : 0;
+    b[1] = bids > 0 ? this.#l[0]! : 0;
+    const asks = book.depth(Side.Sell, 1, this.#p, this.#l);
+    b[2] = asks > 0 ? this.#p[0]! : 0;
+    b[3] = asks > 0 ? this.#l[0]! : 0;
+    return b;
+  }
+
+  /** spot.book_ticker's frame from #best (read by #readBest); `u` is the book version. */
+  #bookTickerFrame(m: number, timeUs: number): string {
+    const market = this.#ex.markets[m]!;
+    const b = this.#best;
+    const price = (t: number, l: number): string => (l > 0 ? formatUnits(t, market.priceScale) : '');
+    const size = (l: number): string => (l > 0 ? formatUnits(l, market.amountScale) : '');
+    return updateFrame('spot.book_ticker', {
+      t: Math.floor(timeUs / 1000), u: this.#feed.versions.version[m]!, s: market.id,
+      b: price(b[0]!, b[1]!), B: size(b[1]!), a: price(b[2]!, b[3]!), A: size(b[3]!),
+    }, timeUs);
   }
 
   /** spot.order_book's periodic snapshot of `depth` levels. */

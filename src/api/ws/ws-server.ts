@@ -4,8 +4,9 @@
  * Per frame: the per-connection frame limit → parse (envelope.ts) → `spot.ping` → pong; event "api" →
  * order entry (ws-api.ts, with the REST rate classes counted per connection); subscribe / unsubscribe →
  * authentication for private channels (ws-auth.ts) → payload → topics (channels.ts) → acknowledgement,
- * then the channel's first push (spot.obu: the full window; spot.order_book: a snapshot). Anything
- * malformed gets an error reply on that connection and changes nothing else.
+ * then, per topic, the subscription and the channel's first push to this socket alone: the current state of
+ * every state channel (book, ticker, best levels, candle; PublicPushes.firstFrame), so that no client waits
+ * for the market to move. Anything malformed gets an error reply on that connection and changes nothing else.
  * Fan-out: pushes are published once per topic (push-feed.ts) and uWebSockets.js copies them to each
  * subscriber. Backpressure: a socket whose send buffer passes `maxBackpressure` bytes (seen after a direct
  * send or by a sweep every 50 ms) is closed with SLOW_CONSUMER_CLOSE, the close frame queued behind what it
@@ -143,7 +144,7 @@ export function registerSpotWebSocket(app: TemplatedApp, deps: ApiDeps, feed: Ma
     }
     const res = resolveSubscription(channel, req.payload, (p) => gateway.exchange.marketIndex(p), uid);
     if (!res.ok) return err(res.code, res.message);
-    const { topics, books } = res.value;
+    const { topics, targets } = res.value;
     if (req.event === 'unsubscribe') {
       for (const t of topics) {
         ws.unsubscribe(t);
@@ -154,17 +155,19 @@ export function registerSpotWebSocket(app: TemplatedApp, deps: ApiDeps, feed: Ma
     const fresh = topics.filter((t) => !c.topics.has(t));
     if (c.topics.size + fresh.length > maxSubs) return err(WsErrorCode.InvalidArgument, `at most ${maxSubs} subscriptions per connection`);
     send(ws, c, ackFrame(c, req, nowUs()));
+    // Subscribing before rendering the first push, both in this synchronous block: every later push of the
+    // topic describes a state after the one the first push shows, and none is missed in between. Through the
+    // output gate (a journal not yet durable) frames leave in render order, so pushes rendered earlier and
+    // still held may reach this socket before its acknowledgement: older states, which a client discards
+    // until its first push (ccxt.pro does).
     topics.forEach((topic, i) => {
       ws.subscribe(topic);
       c.topics.add(topic);
-      const b = books[i];
-      if (b === undefined) return;
-      if (channel === 'spot.obu') send(ws, c, push.public.obuSnapshot(b.market, b.depth, nowUs()));
-      else if (channel === 'spot.order_book_update') push.public.window(b.market, b.depth);
-      else if (channel === 'spot.order_book') {
-        send(ws, c, push.public.bookSnapshot(b.market, b.depth, nowUs()));
-        startSnapshots(topic, b.market, b.depth, b.intervalMs);
-      }
+      const t = targets[i];
+      if (t === undefined) return;
+      const first = push.public.firstFrame(channel, t, nowUs());
+      if (first !== undefined) send(ws, c, first);
+      if (channel === 'spot.order_book') startSnapshots(topic, t.market, t.depth, t.intervalMs);
     });
     if (channel === 'spot.balances') push.private.prime(uid);
   };

@@ -68,7 +68,9 @@ describe('resolveSubscription', () => {
 
   it('names one topic per pair for the public pair channels', () => {
     expect(ok('spot.trades', ['BTC_USDT', 'ETH_USDT']).topics).toEqual(['spot.trades|BTC_USDT', 'spot.trades|ETH_USDT']);
-    expect(ok('spot.book_ticker', ['ETH_USDT']).topics).toEqual([topicOf('spot.book_ticker', 'ETH_USDT')]);
+    expect(ok('spot.book_ticker', ['ETH_USDT'])).toEqual({ topics: [topicOf('spot.book_ticker', 'ETH_USDT')],
+      targets: [{ market: 1, depth: 0, intervalMs: 0, interval: '' }] });
+    expect(ok('spot.tickers', ['ETH_USDT', 'BTC_USDT']).targets.map((t) => t.market)).toEqual([1, 0]);
     expect(fail('spot.tickers', ['BTC_USDT', 'DOGE_USDT'])).toEqual([2, 'unknown currency pair: DOGE_USDT']);
     expect(fail('spot.tickers', [])?.[0]).toBe(2);
     expect(fail('spot.tickers', 'BTC_USDT')).toEqual([2, 'payload must be an array']);
@@ -76,21 +78,22 @@ describe('resolveSubscription', () => {
     expect(fail('spot.trades', Array(101).fill('BTC_USDT'))?.[0]).toBe(2);
   });
 
-  it('maps candlesticks, obu, legacy updates and snapshots with their book parameters', () => {
-    expect(ok('spot.candlesticks', ['1m', 'BTC_USDT']).topics).toEqual(['spot.candlesticks|1m_BTC_USDT']);
+  it('maps candlesticks, obu, legacy updates and snapshots with their parameters', () => {
+    expect(ok('spot.candlesticks', ['1m', 'BTC_USDT'])).toEqual({ topics: ['spot.candlesticks|1m_BTC_USDT'],
+      targets: [{ market: 0, depth: 0, intervalMs: 0, interval: '1m' }] });
     expect(fail('spot.candlesticks', ['2m', 'BTC_USDT'])?.[0]).toBe(2);
-    expect(ok('spot.obu', ['ob.ETH_USDT.400'])).toEqual({ topics: ['spot.obu|ob.ETH_USDT.400'], books: [{ market: 1, depth: 400, intervalMs: 0 }] });
+    expect(ok('spot.obu', ['ob.ETH_USDT.400'])).toEqual({ topics: ['spot.obu|ob.ETH_USDT.400'], targets: [{ market: 1, depth: 400, intervalMs: 0, interval: '' }] });
     expect(fail('spot.obu', ['ob.ETH_USDT.100'])?.[0]).toBe(2);
     expect(fail('spot.obu', ['ob.NOPE.50'])).toEqual([2, 'unknown currency pair: NOPE']);
-    expect(ok('spot.order_book_update', ['BTC_USDT', '100ms'])).toEqual({ topics: ['spot.order_book_update|BTC_USDT.100ms'], books: [{ market: 0, depth: 100, intervalMs: 0 }] });
-    expect(ok('spot.order_book_update', ['BTC_USDT', '20ms']).books[0]!.depth).toBe(20);
-    expect(ok('spot.order_book', ['BTC_USDT', '5', '1000ms'])).toEqual({ topics: ['spot.order_book|BTC_USDT.5.1000ms'], books: [{ market: 0, depth: 5, intervalMs: 1000 }] });
+    expect(ok('spot.order_book_update', ['BTC_USDT', '100ms'])).toEqual({ topics: ['spot.order_book_update|BTC_USDT.100ms'], targets: [{ market: 0, depth: 100, intervalMs: 0, interval: '' }] });
+    expect(ok('spot.order_book_update', ['BTC_USDT', '20ms']).targets[0]!.depth).toBe(20);
+    expect(ok('spot.order_book', ['BTC_USDT', '5', '1000ms'])).toEqual({ topics: ['spot.order_book|BTC_USDT.5.1000ms'], targets: [{ market: 0, depth: 5, intervalMs: 1000, interval: '' }] });
     expect(fail('spot.order_book', ['BTC_USDT', '7', '100ms'])?.[0]).toBe(2);
     expect(fail('spot.order_book', ['BTC_USDT', '5', '1s'])?.[0]).toBe(2);
   });
 
   it('puts the user in private topics', () => {
-    expect(ok('spot.orders', ['!all'], 42).topics).toEqual(['spot.orders|42.!all']);
+    expect(ok('spot.orders', ['!all'], 42)).toEqual({ topics: ['spot.orders|42.!all'], targets: [] });
     expect(ok('spot.usertrades', ['BTC_USDT'], 42).topics).toEqual(['spot.usertrades|42.BTC_USDT']);
     expect(ok('spot.balances', undefined, 42).topics).toEqual(['spot.balances|42']);
     expect(ok('spot.priceorders', ['!all'], 42).topics).toEqual(['spot.priceorders|42.!all']);

@@ -90,6 +90,30 @@ describe('PushFeed', () => {
     expect(out.results('spot.book_ticker|BTC_USDT').map((t) => t.A)).toEqual(['0.1', '0.06']);
   });
 
+  it('gives a new subscriber the current state of a quiet market, rendered as the pushes that follow', () => {
+    const first = (channel: string, interval = ''): Record<string, unknown> | undefined => {
+      const f = push.public.firstFrame(channel, { market: 0, depth: 5, intervalMs: 100, interval }, clock.nowUs());
+      return f === undefined ? undefined : (JSON.parse(f) as { result: Record<string, unknown> }).result;
+    };
+    expect(first('spot.tickers')).toMatchObject({ currency_pair: 'BTC_USDT', last: '0', lowest_ask: '', highest_bid: '' });
+    expect(first('spot.book_ticker')).toMatchObject({ s: 'BTC_USDT', b: '', B: '', a: '', A: '' });
+    expect(first('spot.candlesticks', '1m')).toBeUndefined();
+    expect(first('spot.obu')).toMatchObject({ full: true, b: [], a: [] });
+    expect(first('spot.order_book')).toMatchObject({ s: 'BTC_USDT', bids: [], asks: [] });
+    expect(first('spot.order_book_update')).toBeUndefined();
+    expect(first('spot.trades')).toBeUndefined();
+    place(10002, 'sell', '0.1', '60000');
+    place(10001, 'buy', '0.04', '60000');
+    place(10001, 'buy', '0.5', '59000');
+    clock.advanceTo(clock.nowUs() + 120e6);
+    expect(first('spot.tickers')).toMatchObject({ last: '60000', lowest_ask: '60000', lowest_size: '0.06', highest_bid: '59000' });
+    expect(first('spot.book_ticker')).toMatchObject({ b: '59000', B: '0.5', a: '60000', A: '0.06', u: push.feed.versions.version[0] });
+    // Two minutes on, the current 1m bucket has no fill: a flat candle at the last close, as GET /spot/candlesticks.
+    expect(first('spot.candlesticks', '1m')).toMatchObject({ n: '1m_BTC_USDT', o: '60000', c: '60000', v: '0', a: '0', w: false });
+    expect(first('spot.candlesticks', '1d')).toMatchObject({ n: '1d_BTC_USDT', c: '60000', a: '0.04' });
+    expect(out.sent).toEqual([]);
+  });
+
   it('pushes put, update and finish orders, user trades and balance changes to their users', () => {
     for (const t of ['spot.orders|10001.!all', 'spot.orders|10002.BTC_USDT', 'spot.usertrades|10002.!all', 'spot.balances|10001']) out.subscribed.add(t);
     push.private.prime(10001);
