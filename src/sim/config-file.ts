@@ -3,7 +3,8 @@
  * server's settings, validated completely before anything starts. Any unknown field, wrong type or bad value
  * throws ConfigError naming the field by its path (e.g. `users[0].keys[1].perms[2].name`) and what is wrong;
  * amounts are checked against their currency or market here (config-amounts.ts), not when they are credited.
- * `market_maker`: true, false or an object (market-maker/config.ts, market-maker/plan.ts).
+ * `"extends": "demo"` lays the file over the built-in demo (config-extends.ts). `market_maker`: true, false or
+ * an object (market-maker/config.ts, market-maker/plan.ts).
  *
  * Server fields (all optional): host, port, admin_token, clock {type: "wall" | "sim", start_ms},
  * auth_window_s, rate_limits (boolean or {enabled, scale}), trust_proxy, body_limit,
@@ -23,6 +24,7 @@ import { deriveCurrencies, type SimConfig, type SimUser } from './sim-config.js'
 import { type ChainsConfig, validateChains } from './chains/chain-spec.js';
 import { checkBalances, checkPairAmounts, type CurrencyRules, currencyRules } from './config-amounts.js';
 import { amount, array, bool, fail, integer, type Obj, object, optional, string } from './config-check.js';
+import { applyExtends } from './config-extends.js';
 import { validateServer } from './config-server.js';
 import { simulatorSetup } from './simulator-setup.js';
 import { validateUnified } from './unified-config.js';
@@ -68,7 +70,7 @@ export interface SimulatorConfig extends SimConfig {
 }
 
 const PERM_NAMES = ['spot', 'margin', 'futures', 'delivery', 'options', 'wallet', 'withdrawal', 'unified', 'account', 'sub_accounts'];
-const TOP_FIELDS = ['currency_pairs', 'currencies', 'users', 'stp_groups', 'market_maker', 'host', 'port',
+const TOP_FIELDS = ['extends', 'currency_pairs', 'currencies', 'users', 'stp_groups', 'market_maker', 'host', 'port',
   'admin_token', 'clock', 'auth_window_s', 'rate_limits', 'trust_proxy', 'body_limit', 'chains', 'low_cap_currencies',
   'api_key_limit', 'api_key_change_delay_ms', 'engine', 'unified'];
 
@@ -121,11 +123,13 @@ function user(v: unknown, p: string, currencies: CurrencyRules): void {
 }
 
 /**
- * Validates a parsed config (see the module header) and returns the config to run. Amounts are checked against their currencies and
+ * Validates a parsed config (see the module header), after laying it over its `extends` base
+ * (config-extends.ts), and returns the config to run. Amounts are checked against their currencies and
  * markets, and the exchange, its opening credits and its market maker are built once (simulator-setup.ts),
  * so what loads also starts. Throws ConfigError naming the first bad field.
  */
-export function validateConfig(raw: unknown): SimulatorConfig {
+export function validateConfig(input: unknown): SimulatorConfig {
+  const raw = applyExtends(input);
   const o = object(raw, '', TOP_FIELDS, ['currency_pairs']);
   const pairs = array(o.currency_pairs, 'currency_pairs').map((x, i) => pair(x, `currency_pairs[${i}]`));
   if (pairs.length === 0) fail('currency_pairs', 'needs at least one pair');
