@@ -18,6 +18,7 @@ import type { Router } from './api/router.js';
 import { createServer, type Server } from './api/server.js';
 import type { SimulatorConfig } from './sim/config-file.js';
 import { simulatorSetup } from './sim/simulator-setup.js';
+import { ensureJournalDirectory } from './sim/journal-path.js';
 import { MarketDataFeed } from './api/market-data/market-data-feed.js';
 import { spotMarketDataRoutes } from './api/routes/spot-market-data.js';
 import { registerSpotWebSocket, type WsOptions } from './api/ws/ws-server.js';
@@ -57,6 +58,7 @@ export async function startSimulator(config: SimulatorConfig, options: StartOpti
   // The market maker, its users and funds, every amount checked (sim/simulator-setup.ts).
   const { definition, balances, marketMaker } = simulatorSetup(config);
   const engine = config.engine ?? {};
+  if (engine.journal !== undefined) ensureJournalDirectory(engine.journal);
   const fsync = engine.fsync;
   const { gateway, journal, resumedRecords, lastTimeUs } = await openGateway(definition, clock, {
     runner: engine.runner ?? 'threaded', shards: engine.shards, journal: engine.journal,
