@@ -64,7 +64,11 @@ describe('market maker plan', () => {
     expect(p.config.markets.map((m) => m.price)).toEqual(['0.0001', '150']);
     const eur = plan({ ...CUSTOM, currency_pairs: [...CUSTOM.currency_pairs, pair('EUR', 'USDT', 4, 2)],
       market_maker: { markets: [{ market: 'EUR_USDT', price: '1.08' }, { market: 'PEPE_EUR' }] } })!;
-    expect(eur.config.markets[1]).toEqual({ market: 'PEPE_EUR', price: '1', size: '926' });
+    // A market listed without a size keeps the object form's old meaning: the maker quotes the pair's minimum.
+    expect(eur.config.markets[1]).toEqual({ market: 'PEPE_EUR', price: '1' });
+    const all = plan({ ...CUSTOM, currency_pairs: [...CUSTOM.currency_pairs, pair('EUR', 'USDT', 4, 2)], market_maker: { seed: 3 },
+      unified: { currencies: { EUR: { index_price: '1.08' } } } })!;
+    expect(all.config.markets.find((m) => m.market === 'PEPE_EUR')).toEqual({ market: 'PEPE_EUR', price: '1', size: '926' });
   });
 
   it('starts a custom config with market_maker: true and quotes both sides of every pair', async () => {

@@ -13,9 +13,10 @@
  *   for a demo pair (DEMO_QUOTES), else 1. Values: each currency's `unified.currencies.X.index_price`, USDT 1,
  *   and whatever the given prices (the market maker's, then the demo's) imply for a currency of unknown value
  *   from the other of their pair. Rounded half-up to the pair's precision, at least one tick.
- * - Size per level, when a market gives none: the demo's size for a demo pair, else worth about SIZE_USD (in
- *   quote units at the quote's value; 1,000 quote units when that is unknown), rounded up to the pair's
- *   amount_precision; the maker raises it to the pair's minimums as it quotes.
+ * - Size per level, when a market gives none: for the markets of `true` or of an object without `markets`, the
+ *   demo's size for a demo pair, else worth about SIZE_USD (in quote units at the quote's value; 1,000 quote units
+ *   when that is unknown), rounded up to the pair's amount_precision; for a market listed in `markets`, none,
+ *   as before: the maker then quotes the pair's minimum. The maker raises sizes to the pair's minimums.
  * Exact decimal arithmetic (big.js); errors are ConfigError naming the field.
  */
 import Big from 'big.js';
@@ -66,10 +67,13 @@ export function planMarketMaker(config: SimConfig, currencies: readonly Currency
     if (m.size !== undefined) amount(m.size, `market_maker.markets[${i}].size`, sizeRule(pair));
   });
   const values = currencyValues(config, given);
+  // Listed markets keep the object form's old meaning of an absent size: the pair's minimum (the maker's default).
+  const deriveSizes = s.markets === undefined;
   const markets: MarketMakerMarketConfig[] = listed.map((m) => {
     const pair = pairs.get(m.market)!;
     const price = m.price ?? derivedPrice(pair, values);
-    return { ...m, price, size: m.size ?? derivedSize(pair, new Big(price), values) };
+    const size = m.size ?? (deriveSizes ? derivedSize(pair, new Big(price), values) : undefined);
+    return { ...m, price, ...(size === undefined ? {} : { size }) };
   });
   const resolved: MarketMakerConfig = {
     uid, ...(takerUid === undefined ? {} : { taker_uid: takerUid }), seed: s.seed ?? 1,
@@ -151,7 +155,7 @@ function fundsFor(markets: readonly MarketMakerMarketConfig[], pairs: ReadonlyMa
   for (const m of markets) {
     const p = pairs.get(m.market)!;
     const price = new Big(m.price);
-    let size = new Big(m.size ?? '0');
+    let size = m.size === undefined ? new Big(1).div(new Big(10).pow(p.amount_precision)) : new Big(m.size);
     if (p.min_base_amount !== undefined && size.lt(p.min_base_amount)) size = new Big(p.min_base_amount);
     if (p.min_quote_amount !== undefined && size.times(price).lt(p.min_quote_amount)) size = new Big(p.min_quote_amount).div(price);
     const ladder = size.times((m.levels ?? DEFAULT_LEVELS) * FUND_LADDERS);
