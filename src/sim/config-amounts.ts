@@ -54,6 +54,19 @@ export function checkBalances(balances: Obj, p: string, rules: CurrencyRules): v
   }
 }
 
+/** Units of a checked decimal string at `scale` decimals. */
+export function amountUnits(text: string, scale: number): bigint {
+  const [int = '0', frac = ''] = text.split('.');
+  return BigInt(int + frac.replace(/0+$/, '').padEnd(scale, '0'));
+}
+
+/** Units per currency of `credits` (checked decimal strings). */
+export function creditedUnits(credits: readonly OpeningBalance[], rules: CurrencyRules): Map<string, bigint> {
+  const out = new Map<string, bigint>();
+  for (const b of credits) out.set(b.currency, (out.get(b.currency) ?? 0n) + amountUnits(b.amount, rules.get(b.currency)!.scale));
+  return out;
+}
+
 /**
  * Everything credited at start-up (users' balances, the lending pools, the market maker's funds), summed per
  * currency, must fit the currency's max supply: the ledger refuses credits beyond it.
@@ -62,11 +75,12 @@ export function checkSupply(credits: readonly OpeningBalance[], rules: CurrencyR
   const sums = new Map<string, bigint>();
   for (const b of credits) {
     const r = rules.get(b.currency)!;
-    const total = (sums.get(b.currency) ?? 0n) + amount(b.amount, `users ${b.uid} balances.${b.account}.${b.currency}`, r);
+    const total = (sums.get(b.currency) ?? 0n) + amount(b.amount, `opening balance of ${b.currency} for uid ${b.uid}`, r);
     sums.set(b.currency, total);
     if (total > r.max) {
-      fail(`currencies.${b.currency}`, `the opening balances (users, lending pool, market maker) add up to ${formatScaled(total, r.scale)}, `
-        + `above ${b.currency}'s max supply ${formatScaled(r.max, r.scale)}: lower them or raise its max_supply in "currencies"`);
+      fail(`opening balances of ${b.currency}`, `users' balances, the lending pool and the market maker's funds add up to `
+        + `${formatScaled(total, r.scale)}, above ${b.currency}'s max supply ${formatScaled(r.max, r.scale)}: lower them (a pool with `
+        + `unified.currencies.${b.currency}.lendable) or raise its max_supply in "currencies"`);
     }
   }
 }

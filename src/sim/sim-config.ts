@@ -13,7 +13,7 @@ import type { ExchangeDefinition, MarketConfig } from '../core/exchange/exchange
 import type { CurrencySpec } from '../core/ledger/currencies.js';
 import { POW10 } from '../core/units.js';
 import type { UnifiedDefinition } from '../core/unified/unified-params.js';
-import { checkBalances, currencyRules } from './config-amounts.js';
+import { amountUnits, checkBalances, currencyRules } from './config-amounts.js';
 import { withLendingDefaults } from './unified-config.js';
 
 export interface SimKey {
@@ -92,7 +92,21 @@ export function definitionFromConfig(config: SimConfig): { definition: ExchangeD
   }
   const users = config.users ?? [];
   const currencies = deriveCurrencies(config.currency_pairs, config.currencies);
-  const unified = withLendingDefaults(config.unified, currencies);
+  const rules = currencyRules(currencies);
+  const balances: OpeningBalance[] = [];
+  const used = new Map<string, bigint>();
+  users.forEach((u, i) => {
+    if (u.balances === undefined) return;
+    checkBalances(u.balances, `users[${i}].balances`, rules);
+    for (const [account, byCurrency] of Object.entries(u.balances)) {
+      for (const [currency, amount] of Object.entries(byCurrency)) {
+        if (isZero(amount)) continue;
+        balances.push({ uid: u.uid, account, currency, amount });
+        used.set(currency, (used.get(currency) ?? 0n) + amountUnits(amount, rules.get(currency)!.scale));
+      }
+    }
+  });
+  const unified = withLendingDefaults(config.unified, currencies, used);
   const definition: ExchangeDefinition = {
     currencies,
     markets: config.currency_pairs,
@@ -100,17 +114,6 @@ export function definitionFromConfig(config: SimConfig): { definition: ExchangeD
     stp_groups: config.stp_groups ?? [],
     unified,
   };
-  const rules = currencyRules(currencies);
-  const balances: OpeningBalance[] = [];
-  users.forEach((u, i) => {
-    if (u.balances === undefined) return;
-    checkBalances(u.balances, `users[${i}].balances`, rules);
-    for (const [account, byCurrency] of Object.entries(u.balances)) {
-      for (const [currency, amount] of Object.entries(byCurrency)) {
-        if (!isZero(amount)) balances.push({ uid: u.uid, account, currency, amount });
-      }
-    }
-  });
   for (const [currency, c] of Object.entries(unified.currencies ?? {})) {
     if (c.lendable !== undefined && !isZero(c.lendable)) balances.push({ uid: 0, account: 'unified', currency, amount: c.lendable });
   }

@@ -6,7 +6,7 @@
  * config that loads also starts.
  */
 import type { ExchangeDefinition } from '../core/exchange/exchange-definition.js';
-import { checkSupply, currencyRules } from './config-amounts.js';
+import { checkSupply, creditedUnits, currencyRules } from './config-amounts.js';
 import type { MarketMakerConfig } from './market-maker/config.js';
 import { planMarketMaker } from './market-maker/plan.js';
 import { definitionFromConfig, type OpeningBalance, type SimConfig } from './sim-config.js';
@@ -21,9 +21,10 @@ export interface SimulatorSetup {
 /** See the module header. @allocates */
 export function simulatorSetup(config: SimConfig): SimulatorSetup {
   const { definition, balances } = definitionFromConfig(config);
-  const plan = planMarketMaker(config, definition.currencies);
+  const rules = currencyRules(definition.currencies);
+  const plan = planMarketMaker(config, definition.currencies, creditedUnits(balances, rules));
   const all = plan === undefined ? balances : [...balances, ...plan.funding];
-  checkSupply(all, currencyRules(definition.currencies));
+  checkSupply(all, rules);
   if (plan === undefined) return { definition, balances: all, marketMaker: undefined };
   const users = [...(definition.users ?? []), ...plan.newUsers.map((uid) => ({ uid, main_uid: 0 }))];
   return { definition: { ...definition, users }, balances: all, marketMaker: plan.config };

@@ -9,8 +9,8 @@
  * liquidation risks) is core/unified/unified-params.ts's resolution, run here too so it fails at load time.
  *
  * Default lending (the real exchange always lends): every currency the config leaves without `lendable` gets a
- * pool of DEFAULT_LENDABLE units, at most a tenth of its max supply; `"lendable": "0"` switches a currency's
- * lending off. Rates and limits default in the core: hourly rate DEFAULT_HOURLY_RATE, `min_borrow` one smallest
+ * pool of DEFAULT_LENDABLE units, at most a tenth of its max supply and at most what the users' opening balances
+ * leave of it; `"lendable": "0"` switches a currency's lending off. Rates and limits default in the core: hourly rate DEFAULT_HOURLY_RATE, `min_borrow` one smallest
  * unit, no `max_borrow` (the pool and the margin bound it). Isolated and cross margin borrow from the same pool.
  */
 import { ConfigError } from '../core/invariant.js';
@@ -67,21 +67,28 @@ export function validateUnified(v: unknown, path: string, rules: CurrencyRules):
   }
 }
 
-/** The lending pool a currency gets when the config names none: DEFAULT_LENDABLE units, at most max supply / 10. */
-export function defaultLendable(currency: CurrencySpec): string {
+/**
+ * The lending pool a currency gets when the config names none: DEFAULT_LENDABLE units, at most a tenth of its
+ * max supply and at most what the other opening credits (`used`, in units) leave of it.
+ */
+export function defaultLendable(currency: CurrencySpec, used = 0n): string {
   const rule = currencyRules([currency]).get(currency.code)!;
-  const cap = rule.max / 10n;
-  const units = DEFAULT_LENDABLE * 10n ** BigInt(rule.scale);
-  return formatScaled(units < cap ? units : cap, rule.scale);
+  let units = DEFAULT_LENDABLE * 10n ** BigInt(rule.scale);
+  for (const cap of [rule.max / 10n, rule.max - used]) if (cap < units) units = cap;
+  return formatScaled(units < 0n ? 0n : units, rule.scale);
 }
 
-/** `unified` with a `lendable` for every currency: the configured one, else defaultLendable. @allocates */
-export function withLendingDefaults(unified: UnifiedDefinition | undefined, currencies: readonly CurrencySpec[]): UnifiedDefinition {
+/**
+ * `unified` with a `lendable` for every currency: the configured one, else defaultLendable given what the
+ * users' opening balances already use of its supply (`used`, units per code). @allocates
+ */
+export function withLendingDefaults(unified: UnifiedDefinition | undefined, currencies: readonly CurrencySpec[],
+  used: ReadonlyMap<string, bigint> = new Map()): UnifiedDefinition {
   const given = unified?.currencies ?? {};
   const out: Record<string, UnifiedCurrencyDefinition> = { ...given };
   for (const c of currencies) {
     const g = given[c.code];
-    if (g?.lendable === undefined) out[c.code] = { ...g, lendable: defaultLendable(c) };
+    if (g?.lendable === undefined) out[c.code] = { ...g, lendable: defaultLendable(c, used.get(c.code) ?? 0n) };
   }
   return { ...unified, currencies: out };
 }

@@ -64,9 +64,11 @@ describe('config amounts', () => {
     });
     expect(() => validateConfig(c)).not.toThrow();
     (c.users as Cfg[]).push({ uid: 10004, balances: { spot: { BTC: '0.000001' } } });
-    refused(c, 'add up to 21.000001, above BTC\'s max supply 21');
-    delete c.unified;
-    refused(cfg((x) => { x.currencies = [{ code: 'BTC', scale: 6, max_supply: '21' }]; balances(x).BTC = '20'; }), 'add up to 22.1');
+    refused(c, 'config: opening balances of BTC: users\' balances, the lending pool and the market maker\'s funds add up to 21.000001, '
+      + 'above BTC\'s max supply 21');
+    // The default pool takes only what the balances leave (21 − 20 = 1, less than a tenth of 21).
+    const fits = validateConfig(cfg((x) => { x.currencies = [{ code: 'BTC', scale: 6, max_supply: '21' }]; balances(x).BTC = '20'; }));
+    expect(definitionFromConfig(fits).definition.unified?.currencies?.BTC).toEqual({ lendable: '1' });
   });
 
   it('check a pair\'s minimums, maximums and fees against its precisions, zero meaning none', () => {

@@ -29,6 +29,8 @@ describe('default lending pools', () => {
     expect(defaultLendable({ code: 'X', scale: 12 })).toBe('1000000');
     expect(defaultLendable({ code: 'X', scale: 12, maxSupply: '9007.199254740991' })).toBe('900.719925474099');
     expect(defaultLendable({ code: 'Y', scale: 2, maxSupply: '100' })).toBe('10');
+    expect(defaultLendable({ code: 'Y', scale: 2, maxSupply: '100' }, 9_500n)).toBe('5');
+    expect(defaultLendable({ code: 'Y', scale: 2, maxSupply: '100' }, 10_000n)).toBe('0');
     const off = definitionFromConfig({ ...TEST_CONFIG, unified: { currencies: { ETH: { lendable: '0', hourly_rate: '0.0001' } } } });
     expect(off.definition.unified?.currencies?.ETH).toEqual({ lendable: '0', hourly_rate: '0.0001' });
     expect(off.balances.filter((b) => b.uid === 0).map((b) => b.currency)).toEqual(['BTC', 'USDT']);

@@ -5,7 +5,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../src/main.js';
 import type { SimulatorConfig } from '../../src/sim/config-file.js';
 import { DEMO_CONFIG } from '../../src/sim/demo.js';
+import { validateConfig } from '../../src/sim/config-file.js';
 import { planMarketMaker } from '../../src/sim/market-maker/plan.js';
+import { simulatorSetup } from '../../src/sim/simulator-setup.js';
 import { deriveCurrencies } from '../../src/sim/sim-config.js';
 import { plainFetch } from '../api/http-helpers.js';
 
@@ -56,6 +58,15 @@ describe('market maker plan', () => {
     expect(own.newUsers).toEqual([]);
     expect(own.config).toEqual({ uid: 10001, seed: 1, markets: [{ market: 'SOL_USDT', price: '140', size: '1', levels: 2 }] });
     expect(own.funding).toEqual([{ uid: 10001, account: 'spot', currency: 'SOL', amount: '2000' }]);
+  });
+
+  it('funds within each currency\'s max supply, after the balances and the lending pool', () => {
+    const small: SimulatorConfig = { ...CUSTOM, currencies: [{ code: 'SOL', scale: 3, max_supply: '100000' }],
+      users: [{ uid: 10001, balances: { spot: { SOL: '75000' } } }] };
+    const { balances } = simulatorSetup(validateConfig(small));
+    const sol = balances.filter((b) => b.currency === 'SOL').map((b) => [b.uid, b.amount]);
+    // pool: a tenth (10,000); the maker and taker share what is left (15,000), each at most a tenth.
+    expect(sol).toEqual([[10001, '75000'], [0, '10000'], [10000, '7500'], [9999, '7500']]);
   });
 
   it('takes what a given price implies for a currency of unknown value', () => {

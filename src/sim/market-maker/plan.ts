@@ -7,7 +7,7 @@
  *   the config does not define is created at start-up; each of the maker's users is credited, in every currency
  *   of the markets it quotes that the config gives it no opening balance of, FUND_LADDERS full ladders' worth
  *   (base: size × levels; quote: twice that at the reference price, room for the price to rise), at most a
- *   tenth of the currency's max supply.
+ *   tenth of the currency's max supply and at most their share of what the other opening credits leave of it.
  * - Markets: those listed, else every configured pair, in config order.
  * - Reference price, when a market gives none: the ratio of the two currencies' values, else the demo's price
  *   for a demo pair (DEMO_QUOTES), else 1. Values: each currency's `unified.currencies.X.index_price`, USDT 1,
@@ -47,7 +47,8 @@ export interface MarketMakerPlan {
 const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 /** The plan for `config` (see the module header), or undefined without a market maker. Throws ConfigError. */
-export function planMarketMaker(config: SimConfig, currencies: readonly CurrencySpec[]): MarketMakerPlan | undefined {
+export function planMarketMaker(config: SimConfig, currencies: readonly CurrencySpec[],
+  used: ReadonlyMap<string, bigint> = new Map()): MarketMakerPlan | undefined {
   const mm = config.market_maker;
   if (mm === undefined || mm === false) return undefined;
   const s = mm === true ? {} : parseMarketMakerSettings(mm);
@@ -83,12 +84,19 @@ export function planMarketMaker(config: SimConfig, currencies: readonly Currency
   };
   const users = takerUid === undefined ? [uid] : [uid, takerUid];
   const configured = new Map((config.users ?? []).map((u) => [u.uid, u]));
-  const needs = fundsFor(markets, pairs, currencies);
+  const needs = fundsFor(markets, pairs);
+  const rules = currencyRules(currencies);
   const funding: OpeningBalance[] = [];
-  for (const u of users) {
-    const spot = configured.get(u)?.balances?.spot ?? {};
-    for (const [currency, amt] of needs) if (spot[currency] === undefined) funding.push({ uid: u, account: 'spot', currency, amount: amt });
+  for (const [currency, need] of needs) {
+    const to = users.filter((u) => configured.get(u)?.balances?.spot?.[currency] === undefined);
+    if (to.length === 0) continue;
+    const rule = rules.get(currency)!;
+    let units = BigInt(need.times(new Big(10).pow(rule.scale)).round(0, Big.roundDown).toFixed(0));
+    for (const cap of [rule.max / 10n, (rule.max - (used.get(currency) ?? 0n)) / BigInt(to.length)]) if (cap < units) units = cap;
+    if (units <= 0n) continue;
+    for (const u of to) funding.push({ uid: u, account: 'spot', currency, amount: formatScaled(units, rule.scale) });
   }
+  funding.sort((a, b) => users.indexOf(a.uid) - users.indexOf(b.uid));
   return { config: resolved, newUsers: users.filter((u) => !configured.has(u)), funding };
 }
 
@@ -147,9 +155,8 @@ function derivedSize(p: MarketConfig, price: Big, values: ReadonlyMap<string, Bi
 /** A fixed-point decimal string without trailing fractional zeros. */
 const minimal = (fixed: string): string => (fixed.includes('.') ? fixed.replace(/\.?0+$/, '') : fixed);
 
-/** Per currency, FUND_LADDERS ladders' worth of every quoted market (module header), in decimal strings. */
-function fundsFor(markets: readonly MarketMakerMarketConfig[], pairs: ReadonlyMap<string, MarketConfig>,
-  currencies: readonly CurrencySpec[]): Map<string, string> {
+/** Per currency, FUND_LADDERS ladders' worth of every quoted market (module header), exact. */
+function fundsFor(markets: readonly MarketMakerMarketConfig[], pairs: ReadonlyMap<string, MarketConfig>): Map<string, Big> {
   const sums = new Map<string, Big>();
   const add = (code: string, x: Big): void => { sums.set(code, (sums.get(code) ?? new Big(0)).plus(x)); };
   for (const m of markets) {
@@ -162,13 +169,5 @@ function fundsFor(markets: readonly MarketMakerMarketConfig[], pairs: ReadonlyMa
     add(p.base, ladder);
     add(p.quote, ladder.times(price).times(2));
   }
-  const rules = currencyRules(currencies);
-  const out = new Map<string, string>();
-  for (const [code, sum] of sums) {
-    const rule = rules.get(code)!;
-    let units = BigInt(sum.times(new Big(10).pow(rule.scale)).round(0, Big.roundDown).toFixed(0));
-    if (units > rule.max / 10n) units = rule.max / 10n;
-    if (units > 0n) out.set(code, formatScaled(units, rule.scale));
-  }
-  return out;
+  return sums;
 }
