@@ -10,12 +10,15 @@ import { afterAll, describe, expect, it } from 'vitest';
 interface Ran { code: number | null; stdout: string; stderr: string }
 
 /** Runs the CLI with `args`; with `until`, stops it (SIGTERM) once stdout contains that text. Bounded by 30 s. */
-function cli(args: readonly string[], until?: string): Promise<Ran> {
+const cli = (args: readonly string[], until?: string): Promise<Ran> => run('src/cli.ts', args, until);
+
+/** Runs a TypeScript entry point of the repository (as its npm script does, without npm). */
+function run(script: string, args: readonly string[], until?: string): Promise<Ran> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`cli ${args.join(' ')} still running: ${stdout}${stderr}`)); }, 30_000);
+    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`${script} ${args.join(' ')} still running: ${stdout}${stderr}`)); }, 30_000);
     child.stdout.on('data', (d: Buffer) => {
       stdout += d.toString();
       if (until !== undefined && stdout.includes(until)) child.kill('SIGTERM');
@@ -49,6 +52,25 @@ describe('--help', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
     for (const p of parts) expect(r.stdout).toContain(p);
+  });
+});
+
+describe('--help of the benchmarks', () => {
+  it.each([
+    ['bench/core/main.ts', 'npm run bench:core --', '--only=name'],
+    ['bench/engine/engine.bench.ts', 'npm run bench:engine --', '--shards'],
+    ['bench/engine/ring.bench.ts', 'npm run bench:ring --', '--quick'],
+    ['bench/engine/journal.bench.ts', 'npm run bench:journal --', '--dir PATH'],
+    ['bench/api/http.bench.ts', 'npm run bench:http --', '--connections=N'],
+    ['bench/api/ws.bench.ts', 'npm run bench:ws --', '--subscribers=N'],
+    ['bench/backtest/replay.bench.ts', 'npm run bench:replay --', 'docs/replay.md'],
+  ])('%s --help prints its usage and exits 0 before any work', async (script, usage, flag) => {
+    const r = await run(script, ['--help']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout.startsWith(`usage: ${usage}`)).toBe(true);
+    expect(r.stdout).toContain(flag);
+    expect(r.stdout).toContain('README.md');
   });
 });
 
