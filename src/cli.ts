@@ -2,11 +2,19 @@
  * Command line: `node --import tsx src/cli.ts start [--config FILE.json] [--host H] [--port P]`
  * (`npm start` runs it), and `replay …` (`npm run replay`, flags in src/backtest/replay-args.ts). HOST, PORT and SIM_ADMIN_TOKEN in the environment apply when the flags are absent.
  * Prints the address, markets and API keys; SIGINT/SIGTERM close the server and exit.
+ * `--help` (or `-h`) with any command prints its usage and exits 0. The user's mistakes (bad flags, config,
+ * files, a port in use) print one line `ringmatch: …` and exit 1; only a fault of ours prints a stack.
  */
+import { fileErrorMessage, SERVE_HELP, START_HELP, wantsHelp } from './cli-usage.js';
 import { ConfigError } from './core/invariant.js';
 import { startSimulator } from './main.js';
 import { loadConfigFile, type SimulatorConfig } from './sim/config-file.js';
 import { DEMO_CONFIG } from './sim/demo.js';
+
+const COMMANDS_HELP = `usage: npm start -- [options]        the exchange simulator (npm start -- --help)
+       npm run replay -- [options]   a backtesting replay (npm run replay -- --help)
+Details: README.md and docs/.
+`;
 
 interface Args { command: string; config?: string; host?: string; port?: number }
 
@@ -22,7 +30,7 @@ function parseArgs(argv: readonly string[]): Args {
       else if (flag === '--host') args.host = value;
       else args.port = parsePort(value, '--port');
     } else {
-      throw new ConfigError(`unknown argument ${flag} (usage: start [--config FILE.json] [--host HOST] [--port PORT])`);
+      throw new ConfigError(`unknown argument ${flag} (usage: start [--config FILE.json] [--host HOST] [--port PORT]; --help for more)`);
     }
   }
   return args;
@@ -51,31 +59,73 @@ function banner(config: SimulatorConfig, host: string, port: number): string {
   return lines.join('\n');
 }
 
+/** Each `--flag value` pair of `argv` (for naming the flag a bad path came from). */
+function flagValues(argv: readonly string[]): Map<string, string> {
+  const out = new Map<string, string>();
+  argv.forEach((a, i) => { if (a.startsWith('--') && argv[i + 1] !== undefined && !argv[i + 1]!.startsWith('--')) out.set(a, argv[i + 1]!); });
+  return out;
+}
+
+/** The user's input errors as one-line ConfigErrors (bad data, unreadable files); anything else unchanged. */
+function asUserError(e: unknown, argv: readonly string[]): unknown {
+  if (e instanceof Error && (e.name === 'ReplayDataError' || e.name === 'JournalFormatError')) return new ConfigError(e.message);
+  const message = fileErrorMessage(e, flagValues(argv));
+  return message === undefined ? e : new ConfigError(message);
+}
+
+/** Prints `e` as main's catch does: one line for the user's errors, the stack for ours. */
+function report(e: unknown, argv: readonly string[]): void {
+  const u = asUserError(e, argv);
+  console.error(u instanceof ConfigError ? `ringmatch: ${u.message}` : u);
+}
+
 async function main(): Promise<void> {
-  if (process.argv[2] === 'replay') {
-    const { parseReplayArgs } = await import('./backtest/replay-args.js');
+  const argv = process.argv.slice(2);
+  if (argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
+    process.stdout.write(COMMANDS_HELP);
+    return;
+  }
+  if (argv[0] === 'replay') {
+    const { parseReplayArgs, REPLAY_HELP } = await import('./backtest/replay-args.js');
+    if (wantsHelp(argv.slice(1))) {
+      process.stdout.write(REPLAY_HELP);
+      return;
+    }
     const { runReplay } = await import('./backtest/replay-command.js');
     try {
-      await runReplay(parseReplayArgs(process.argv.slice(3)), { stdout: process.stdout, stderr: process.stderr });
+      await runReplay(parseReplayArgs(argv.slice(1)), { stdout: process.stdout, stderr: process.stderr });
     } catch (e) {
-      // Unreadable data and bad strategy orders are the user's input: one line, like a config error.
-      throw e instanceof Error && (e.name === 'ReplayDataError' || e.name === 'JournalFormatError') ? new ConfigError(e.message) : e;
+      // Unreadable data and files, bad strategy orders are the user's input: one line, like a config error.
+      throw asUserError(e, argv);
     }
     return;
   }
-  if (process.argv[2] === 'start' && process.argv.includes('--replay')) {
+  if (argv[0] === 'start' && argv.includes('--replay')) {
+    if (wantsHelp(argv.slice(1))) {
+      process.stdout.write(SERVE_HELP);
+      return;
+    }
     const { parseServeArgs, serveReplay } = await import('./backtest/replay-server.js');
-    const served = await serveReplay(parseServeArgs(process.argv.slice(3)));
+    let served: Awaited<ReturnType<typeof serveReplay>>;
+    try {
+      served = await serveReplay(parseServeArgs(argv.slice(1)));
+    } catch (e) {
+      throw asUserError(e, argv);
+    }
     console.log(`${banner(served.sim.config, served.sim.server.host, served.sim.server.port)}\nreplaying market data in simulated time`);
     served.finished.then((s) => console.log(`ringmatch: replay finished (${s.rows} rows); serving the final state until stopped`),
-      (e: unknown) => { console.error(e); process.exit(1); });
+      (e: unknown) => { report(e, argv); process.exit(1); });
     const stop = (): void => { served.stop(); served.sim.close().then(() => process.exit(0), () => process.exit(1)); };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
     return;
   }
-  const args = parseArgs(process.argv.slice(2));
-  if (args.command !== 'start') throw new ConfigError(`unknown command "${args.command}" (commands: start, replay)`);
+  if (argv[0] === 'start' && wantsHelp(argv.slice(1))) {
+    process.stdout.write(START_HELP);
+    return;
+  }
+  const args = parseArgs(argv);
+  if (args.command !== 'start') throw new ConfigError(`unknown command "${args.command}" (commands: start, replay; --help for usage)`);
   const config = args.config === undefined ? DEMO_CONFIG : loadConfigFile(args.config);
   const envPort = process.env.PORT;
   const sim = await startSimulator(config, {
@@ -96,6 +146,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((e: unknown) => {
-  console.error(e instanceof ConfigError ? `ringmatch: ${e.message}` : e);
+  report(e, process.argv.slice(2));
   process.exit(1);
 });

@@ -17,15 +17,14 @@ import type { ApiDeps } from './api/deps.js';
 import type { Router } from './api/router.js';
 import { createServer, type Server } from './api/server.js';
 import type { SimulatorConfig } from './sim/config-file.js';
-import { definitionFromConfig } from './sim/sim-config.js';
+import { simulatorSetup } from './sim/simulator-setup.js';
+import { ensureJournalDirectory } from './sim/journal-path.js';
 import { MarketDataFeed } from './api/market-data/market-data-feed.js';
 import { spotMarketDataRoutes } from './api/routes/spot-market-data.js';
 import { registerSpotWebSocket, type WsOptions } from './api/ws/ws-server.js';
 import { MarketMaker } from './sim/market-maker.js';
 import { resolveChains } from './sim/chains/chain-spec.js';
 import { WalletSim } from './sim/chains/wallet-sim.js';
-import { type MarketMakerConfig, parseMarketMakerConfig } from './sim/market-maker/config.js';
-import { DEMO_MARKET_MAKER_UID, DEMO_MARKET_TAKER_UID, DEMO_QUOTES } from './sim/demo.js';
 
 export interface StartOptions {
   readonly host?: string | undefined;
@@ -52,36 +51,14 @@ const MARKET_MAKER_TICK_MS = 100;
 /** How often the chain simulation advances to the clock's now (POST /sim/clock also advances it at once). */
 const WALLET_TICK_MS = 250;
 
-/**
- * The configured market maker: `true` quotes the markets it knows a reference price for, as users
- * DEMO_MARKET_MAKER_UID and DEMO_MARKET_TAKER_UID (who must exist); an object is its full configuration.
- */
-function marketMakerFor(config: SimulatorConfig, gateway: ExchangeGateway): MarketMaker | undefined {
-  const mm = config.market_maker;
-  if (mm === undefined || mm === false) return undefined;
-  const ex = gateway.exchange;
-  let mmConfig: MarketMakerConfig;
-  if (mm === true) {
-    const markets = ex.markets.filter((m) => DEMO_QUOTES[m.id] !== undefined)
-      .map((m) => ({ market: m.id, ...DEMO_QUOTES[m.id]! }));
-    if (markets.length === 0) return undefined;
-    for (const uid of [DEMO_MARKET_MAKER_UID, DEMO_MARKET_TAKER_UID]) {
-      if (ex.ledger.mainOf(uid) < 0) throw new ConfigError(`market_maker: true needs user ${uid} (funded), or give market_maker as an object`);
-    }
-    mmConfig = { uid: DEMO_MARKET_MAKER_UID, taker_uid: DEMO_MARKET_TAKER_UID, seed: 1, markets };
-  } else {
-    mmConfig = parseMarketMakerConfig(mm);
-  }
-  const cmdDone = (): void => undefined;
-  return new MarketMaker(ex, mmConfig, (c) => { gateway.submit(c, cmdDone); return 0; });
-}
-
 /** Builds the exchange, credits opening balances and starts listening. Throws ConfigError. */
 export async function startSimulator(config: SimulatorConfig, options: StartOptions = {}): Promise<Simulator> {
   const simClock = config.clock?.type === 'sim' ? new SimClock((config.clock.start_ms ?? DEFAULT_SIM_START_MS) * 1000) : undefined;
   const clock: Clock = simClock ?? new WallClock();
-  const { definition, balances } = definitionFromConfig(config);
+  // The market maker, its users and funds, every amount checked (sim/simulator-setup.ts).
+  const { definition, balances, marketMaker } = simulatorSetup(config);
   const engine = config.engine ?? {};
+  if (engine.journal !== undefined) ensureJournalDirectory(engine.journal);
   const fsync = engine.fsync;
   const { gateway, resumedRecords, lastTimeUs } = await openGateway(definition, clock, {
     runner: engine.runner ?? 'threaded', shards: engine.shards, journal: engine.journal,
@@ -95,10 +72,6 @@ export async function startSimulator(config: SimulatorConfig, options: StartOpti
   // A resumed journal already holds the opening balances (and everything after them).
   for (const b of resumedRecords > 0 ? [] : balances) {
     const units = ex.ledger.parse(b.currency, b.amount);
-    if (typeof units === 'number' && units < 0) {
-      await gateway.close();
-      throw new ConfigError(`config: users ${b.uid} balances.${b.account}.${b.currency}: "${b.amount}" does not fit the currency`);
-    }
     const c = new Command();
     c.type = CommandType.Credit;
     c.uid = b.uid; c.kind = b.account === 'unified' ? AccountKind.Unified : AccountKind.Spot; c.currency = ex.currencyIndex(b.currency);
@@ -143,13 +116,22 @@ export async function startSimulator(config: SimulatorConfig, options: StartOpti
       ...options.websocket,
     })],
   });
-  const maker = marketMakerFor(config, gateway);
+  const cmdDone = (): void => undefined;
+  const maker = marketMaker === undefined ? undefined : new MarketMaker(ex, marketMaker, (c) => { gateway.submit(c, cmdDone); return 0; });
   // The maker's first re-quote (with its opening trade) is applied before the server listens: clients find
   // quoted, traded markets (a last price, tickers, candles) from their first request.
   maker?.tick(clock.nowUs());
   await gateway.settled();
   const timer = maker === undefined ? undefined : setInterval(() => maker.tick(clock.nowUs()), MARKET_MAKER_TICK_MS);
-  await server.listen();
+  try {
+    await server.listen();
+  } catch (e) {
+    if (timer !== undefined) clearInterval(timer);
+    clearInterval(walletTimer);
+    await server.close();
+    await gateway.close();
+    throw e;
+  }
   return {
     server, gateway, keys, simClock, config,
     async close() {

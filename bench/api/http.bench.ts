@@ -34,6 +34,9 @@ import { machineInfo, machineLines } from '../machine.js';
 const start = (file: string, cpu: number, ...args: string[]): ChildProcess => startChild(path.join(HERE, file), String(cpu), args, ['--expose-gc']);
 import { BENCH_KEYS, type FromGenerator, type FromServer, type PhaseResult, type PhaseSpec, type ToGenerator,
   type Workload } from './protocol.js';
+import { BENCH_USAGE, exitWithUsage } from '../help.js';
+
+exitWithUsage(BENCH_USAGE.http);
 
 const args = process.argv.slice(2);
 const JSON_OUT = args.includes('--json');

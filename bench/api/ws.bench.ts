@@ -32,6 +32,9 @@ import { machineInfo, machineLines } from '../machine.js';
 
 const start = (file: string, cpu: string, extra: string[] = []): ChildProcess => startChild(path.join(HERE, file), cpu, extra);
 import type { FromClient, FromServer, ServerKind, ToClient, ToServer } from './ws-bench-protocol.js';
+import { BENCH_USAGE, exitWithUsage } from '../help.js';
+
+exitWithUsage(BENCH_USAGE.ws);
 
 const args = process.argv.slice(2);
 const opt = (name: string, fallback: string): string => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;

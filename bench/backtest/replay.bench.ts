@@ -40,6 +40,9 @@ import { generateEc } from '../core/ec-generator.js';
 import { gcNow, median } from '../core/measure.js';
 import { buildEngineStream, ecDefinition } from '../engine/ec-engine-stream.js';
 import { machineInfo, machineLines } from '../machine.js';
+import { BENCH_USAGE, exitWithUsage } from '../help.js';
+
+exitWithUsage(BENCH_USAGE.replay);
 
 const JSON_OUT = process.argv.includes('--json');
 const QUICK = process.argv.includes('--quick');

@@ -39,6 +39,9 @@ import { type MoveSemantics, OURS_IMPL, OursRunner, createBook, l2Ours } from '.
 import { type PeerMoveSemantics, PeerRunner, createPeerBook, l2Peer } from './peer-adapter.js';
 import { type CommandStream, KIND_NAMES, type Kind, kindCounts } from './stream.js';
 import { machineInfo, machineLines } from '../machine.js';
+import { BENCH_USAGE, exitWithUsage } from '../help.js';
+
+exitWithUsage(BENCH_USAGE.core);
 
 const args = process.argv.slice(2);
 const JSON_OUT = args.includes('--json');

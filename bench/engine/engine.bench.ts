@@ -66,6 +66,9 @@ import { LatencyRecorder, type Percentiles, gcNow, hasGc, median } from '../core
 import { KIND_NAMES, type Kind } from '../core/stream.js';
 import { buildEngineStream, ecDefinition, type EngineStream } from './ec-engine-stream.js';
 import { machineInfo } from '../machine.js';
+import { BENCH_USAGE, exitWithUsage } from '../help.js';
+
+exitWithUsage(BENCH_USAGE.engine);
 
 const args = process.argv.slice(2);
 const JSON_OUT = args.includes('--json');

@@ -29,6 +29,9 @@ import type { FsyncPolicy } from '../../src/engine/journal/writer.js';
 import { encodeRecordInto } from '../../src/protocol/codec.js';
 import type { JournalHeaderData } from '../../src/protocol/codec.js';
 import { machineInfo } from '../machine.js';
+import { BENCH_USAGE, exitWithUsage } from '../help.js';
+
+exitWithUsage(BENCH_USAGE.journal);
 
 const args = process.argv.slice(2);
 const JSON_OUT = args.includes('--json');

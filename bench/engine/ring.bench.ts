@@ -27,6 +27,9 @@ import { SpinThenBlockWait } from '../../src/engine/ring/wait-strategy.js';
 import { spawnWorker } from '../../src/engine/workers/spawn-worker.js';
 import type { BenchWorkerData } from './ring-worker.js';
 import { machineInfo } from '../machine.js';
+import { BENCH_USAGE, exitWithUsage } from '../help.js';
+
+exitWithUsage(BENCH_USAGE.ring);
 
 const args = process.argv.slice(2);
 const JSON_OUT = args.includes('--json');

@@ -8,10 +8,12 @@
  * signature; control plane: token or loopback) → rate limit → handler. A rejected request never reaches the
  * engine. A handler that throws is a bug: it answers 500 SERVER_ERROR and the error is logged.
  */
+import { createServer as createNetServer } from 'node:net';
 import { App, type HttpRequest, type HttpResponse, type TemplatedApp, type us_listen_socket,
   us_listen_socket_close, us_socket_local_port } from 'uWebSockets.js';
 import type { SimClock } from '../core/clock.js';
 import type { StpGroupDefinition } from '../core/exchange/exchange-definition.js';
+import { ConfigError } from '../core/invariant.js';
 import { ResultCode } from '../core/result-code.js';
 import type { ExchangeGateway } from '../engine/gateway.js';
 import { authenticate } from './auth/authenticate.js';
@@ -279,6 +281,37 @@ export function createHttpHandler(options: ServerOptions): HttpHandler {
   return { router, deps, onRequest };
 }
 
+/**
+ * uWebSockets.js's listen with LIBUS_LISTEN_EXCLUSIVE_PORT (value 1 in uSockets; the package's typings declare
+ * the enum but neither export its value nor the host-port-options overload that the native listen accepts).
+ * Without it uSockets sets SO_REUSEPORT on Linux, and a second simulator on a port already served would bind
+ * too, the kernel splitting connections between two separate exchanges.
+ */
+const LIBUS_LISTEN_EXCLUSIVE_PORT = 1;
+type ListenWithOptions = (host: string, port: number, options: number, cb: (socket: us_listen_socket | false) => void) => unknown;
+function listenExclusive(app: TemplatedApp, host: string, port: number, cb: (socket: us_listen_socket | false) => void): void {
+  (app.listen as unknown as ListenWithOptions).call(app, host, port, LIBUS_LISTEN_EXCLUSIVE_PORT, cb);
+}
+
+/**
+ * Why host:port could not be bound, as a ConfigError (the user's address, not our fault): uWebSockets.js says
+ * only that it failed, so the same bind is tried once with node:net to learn the reason (EADDRINUSE, EACCES,
+ * EADDRNOTAVAIL, ENOTFOUND).
+ */
+async function listenFailure(host: string, port: number): Promise<ConfigError> {
+  const code = await new Promise<string | undefined>((done) => {
+    const probe = createNetServer();
+    probe.once('error', (e: NodeJS.ErrnoException) => done(e.code));
+    probe.listen({ host, port, exclusive: true }, () => probe.close(() => done(undefined)));
+  });
+  const at = `${host}:${port}`;
+  const why = code === 'EADDRINUSE' ? `the address is already in use (another ringmatch or another program serves ${at}); stop it, or choose another port with --port or PORT`
+    : code === 'EACCES' ? 'permission denied (ports below 1024 need privileges); choose another port with --port or PORT'
+      : code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' ? `${host} is not an address of this machine; choose another host with --host or HOST`
+        : `uWebSockets.js refused the address${code === undefined ? '' : ` (${code})`}; choose another host or port`;
+  return new ConfigError(`cannot listen on ${at}: ${why}`);
+}
+
 export function createServer(options: ServerOptions): Server {
   const host = options.host ?? '127.0.0.1';
   const { router, deps, onRequest } = createHttpHandler(options);
@@ -294,9 +327,13 @@ export function createServer(options: ServerOptions): Server {
     host,
     get port() { return port; },
     listen(): Promise<number> {
+      const want = options.port ?? 8080;
       return new Promise((resolve, reject) => {
-        app.listen(host, options.port ?? 8080, (socket) => {
-          if (socket === false) return reject(new Error(`cannot listen on ${host}:${options.port ?? 8080}`));
+        listenExclusive(app, host, want, (socket) => {
+          if (socket === false) {
+            listenFailure(host, want).then(reject, reject);
+            return;
+          }
           listenSocket = socket;
           port = us_socket_local_port(socket);
           resolve(port);

@@ -38,6 +38,32 @@ export const USAGE = 'usage: replay --format journal --journal FILE | --format t
   + ' [--config FILE.json] [--strategy FILE.ts] [--seed N] [--json] [--html FILE] [--out FILE]'
   + ' [--sweep key=v1,v2,…] [--workers N] [--skip-invalid]';
 
+/** What `npm run replay -- --help` prints: every flag, its default, and where the details are. */
+export const REPLAY_HELP = `usage: npm run replay -- --format FORMAT INPUTS [options]
+
+Replays recorded order flow or market data through the matching engine and ledger, in simulated time.
+
+Formats and their inputs:
+  --format journal --journal FILE                  our journal (order flow), ending at the live run's state hash
+  --format tardis --trades FILE --book FILE        Tardis trades + incremental_book_L2 (plain or .gz)
+  --format gate --gate-kind spot|futures --trades FILE --book FILE
+                                                   Gate's dumps (--gate-kind default: spot)
+  --format lobster --messages FILE                 a LOBSTER message file
+
+Options:
+  --config FILE.json   replay config: market, users, models, strategy (default: none; docs/replay.md)
+  --strategy FILE.ts   a strategy module (overrides the config's strategy.module; default: none)
+  --seed N             seed of every random draw (overrides the config's seed; default 1)
+  --json               print exactly one JSON document on stdout (default: a short summary)
+  --html FILE          write the HTML report (default: none)
+  --out FILE           write the JSON report to a file too (default: none)
+  --sweep key=v1,v2,…  one run per value of a config field; --out and --html then name directories
+  --workers N          sweep pool size (default 2)
+  --help, -h           this text
+
+Details: docs/replay.md (formats, models, the config file, reports); README.md (Backtesting replays).
+`;
+
 const VALUE_FLAGS = new Set(['--format', '--journal', '--trades', '--book', '--gate-kind', '--messages', '--config',
   '--strategy', '--seed', '--html', '--out', '--sweep', '--workers']);
 

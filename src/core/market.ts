@@ -47,9 +47,10 @@ export interface Market {
 
 const MAX_SCALE = 12;
 
+/** A bound's units; absent or zero in any spelling ("0", "0.00") means none: `fallback`. */
 function boundOrDefault(text: string | undefined, scale: number, fallback: number, field: string, id: string): number {
   if (text === undefined) return fallback;
-  if (text === '0') return fallback;
+  if (/^0+(\.0*)?$/.test(text)) return fallback;
   const v = parseUnits(text, scale);
   if (v < 0) throw new ConfigError(`market ${id}: ${field} "${text}" is not a positive decimal with at most ${scale} decimals`);
   return v;

@@ -1,7 +1,10 @@
 /**
  * The simulator's config file (`npm start -- --config FILE.json`): the fixed format of SimConfig plus the
  * server's settings, validated completely before anything starts. Any unknown field, wrong type or bad value
- * throws ConfigError naming the field by its path (e.g. `users[0].keys[1].perms[2].name`).
+ * throws ConfigError naming the field by its path (e.g. `users[0].keys[1].perms[2].name`) and what is wrong;
+ * amounts are checked against their currency or market here (config-amounts.ts), not when they are credited.
+ * `"extends": "demo"` lays the file over the built-in demo (config-extends.ts). `market_maker`: true, false or
+ * an object (market-maker/config.ts, market-maker/plan.ts).
  *
  * Server fields (all optional): host, port, admin_token, clock {type: "wall" | "sim", start_ms},
  * auth_window_s, rate_limits (boolean or {enabled, scale}), trust_proxy, body_limit, cancelled_order_retention_s,
@@ -15,9 +18,15 @@
  * SUB_ACCOUNT_LOCKED).
  */
 import { readFileSync } from 'node:fs';
+import type { MarketConfig } from '../core/exchange/exchange-definition.js';
 import { ConfigError } from '../core/invariant.js';
-import type { SimConfig, SimUser } from './sim-config.js';
+import { deriveCurrencies, type SimConfig, type SimUser } from './sim-config.js';
 import { type ChainsConfig, validateChains } from './chains/chain-spec.js';
+import { checkBalances, checkPairAmounts, type CurrencyRules, currencyRules } from './config-amounts.js';
+import { amount, array, bool, fail, integer, type Obj, object, optional, string } from './config-check.js';
+import { applyExtends } from './config-extends.js';
+import { validateServer } from './config-server.js';
+import { simulatorSetup } from './simulator-setup.js';
 import { validateUnified } from './unified-config.js';
 
 export interface ClockConfig {
@@ -62,38 +71,10 @@ export interface SimulatorConfig extends SimConfig {
   readonly low_cap_currencies?: readonly string[] | undefined;
 }
 
-type Obj = Record<string, unknown>;
 const PERM_NAMES = ['spot', 'margin', 'futures', 'delivery', 'options', 'wallet', 'withdrawal', 'unified', 'account', 'sub_accounts'];
-const DECIMAL = /^[0-9]{1,30}(\.[0-9]{1,30})?$/;
-
-function fail(path: string, what: string): never {
-  throw new ConfigError(`config: ${path}: ${what}`);
-}
-
-function object(v: unknown, path: string, allowed: readonly string[], required: readonly string[] = []): Obj {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) fail(path, 'must be an object');
-  const o = v as Obj;
-  for (const k of Object.keys(o)) if (!allowed.includes(k)) fail(path === '' ? k : `${path}.${k}`, 'unknown field');
-  for (const k of required) if (o[k] === undefined) fail(path === '' ? k : `${path}.${k}`, 'is required');
-  return o;
-}
-
-function array(v: unknown, path: string): unknown[] {
-  if (!Array.isArray(v)) fail(path, 'must be an array');
-  return v;
-}
-
-function optional<T>(o: Obj, k: string, path: string, check: (v: unknown, p: string) => T): T | undefined {
-  return o[k] === undefined ? undefined : check(o[k], path === '' ? k : `${path}.${k}`);
-}
-
-const string = (v: unknown, p: string): string => (typeof v === 'string' && v !== '' ? v : fail(p, 'must be a non-empty string'));
-const bool = (v: unknown, p: string): boolean => (typeof v === 'boolean' ? v : fail(p, 'must be true or false'));
-const decimal = (v: unknown, p: string): string => (typeof v === 'string' && DECIMAL.test(v) ? v : fail(p, 'must be a decimal string such as "0.2"'));
-function integer(min: number, max: number) {
-  return (v: unknown, p: string): number =>
-    (typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max ? v : fail(p, `must be an integer in ${min}..${max}`));
-}
+const TOP_FIELDS = ['extends', 'currency_pairs', 'currencies', 'users', 'stp_groups', 'market_maker', 'host', 'port',
+  'admin_token', 'clock', 'auth_window_s', 'rate_limits', 'trust_proxy', 'body_limit', 'chains', 'low_cap_currencies',
+  'api_key_limit', 'api_key_change_delay_ms', 'engine', 'unified', 'cancelled_order_retention_s'];
 
 function pair(v: unknown, p: string): Obj {
   const o = object(v, p, ['id', 'base', 'quote', 'precision', 'amount_precision', 'min_base_amount', 'min_quote_amount',
@@ -103,10 +84,11 @@ function pair(v: unknown, p: string): Obj {
   const quote = string(o.quote, `${p}.quote`);
   if (!/^[A-Z0-9]{1,20}$/.test(base)) fail(`${p}.base`, 'must be upper-case letters and digits');
   if (!/^[A-Z0-9]{1,20}$/.test(quote)) fail(`${p}.quote`, 'must be upper-case letters and digits');
+  if (base === quote) fail(`${p}.quote`, 'must differ from base');
   if (id !== `${base}_${quote}`) fail(`${p}.id`, `must be "${base}_${quote}" (BASE_QUOTE)`);
   integer(0, 12)(o.precision, `${p}.precision`);
   integer(0, 12)(o.amount_precision, `${p}.amount_precision`);
-  for (const k of ['min_base_amount', 'min_quote_amount', 'max_base_amount', 'max_quote_amount', 'fee', 'maker_fee_rate']) optional(o, k, p, decimal);
+  checkPairAmounts(o, p);
   return o;
 }
 
@@ -129,7 +111,7 @@ function key(v: unknown, p: string): void {
   }));
 }
 
-function user(v: unknown, p: string, currencies: ReadonlySet<string>): void {
+function user(v: unknown, p: string, currencies: CurrencyRules): void {
   const o = object(v, p, ['uid', 'main_uid', 'locked', 'keys', 'balances'], ['uid']);
   integer(1, 2 ** 31 - 1)(o.uid, `${p}.uid`);
   optional(o, 'main_uid', p, integer(1, 2 ** 31 - 1));
@@ -137,29 +119,32 @@ function user(v: unknown, p: string, currencies: ReadonlySet<string>): void {
   optional(o, 'keys', p, (ks, kp) => array(ks, kp).forEach((k, i) => key(k, `${kp}[${i}]`)));
   if (o.balances !== undefined) {
     const b = object(o.balances, `${p}.balances`, ['spot']);
-    if (b.spot !== undefined) {
-      const spot = object(b.spot, `${p}.balances.spot`, [...currencies]);
-      for (const [c, amount] of Object.entries(spot)) decimal(amount, `${p}.balances.spot.${c}`);
-    }
+    if (b.spot !== undefined) object(b.spot, `${p}.balances.spot`, [...currencies.keys()]);
+    checkBalances(b, `${p}.balances`, currencies);
   }
 }
 
-/** Validates a parsed config (see the module header). Throws ConfigError naming the first bad field. */
-export function validateConfig(raw: unknown): SimulatorConfig {
-  const o = object(raw, '', ['currency_pairs', 'currencies', 'users', 'stp_groups', 'market_maker', 'host', 'port',
-    'admin_token', 'clock', 'auth_window_s', 'rate_limits', 'trust_proxy', 'body_limit', 'chains', 'low_cap_currencies',
-    'api_key_limit', 'api_key_change_delay_ms', 'engine', 'unified', 'cancelled_order_retention_s'], ['currency_pairs']);
+/**
+ * Validates a parsed config (see the module header), after laying it over its `extends` base
+ * (config-extends.ts), and returns the config to run. Amounts are checked against their currencies and
+ * markets, and the exchange, its opening credits and its market maker are built once (simulator-setup.ts),
+ * so what loads also starts. Throws ConfigError naming the first bad field.
+ */
+export function validateConfig(input: unknown): SimulatorConfig {
+  const raw = applyExtends(input);
+  const o = object(raw, '', TOP_FIELDS, ['currency_pairs']);
   const pairs = array(o.currency_pairs, 'currency_pairs').map((x, i) => pair(x, `currency_pairs[${i}]`));
   if (pairs.length === 0) fail('currency_pairs', 'needs at least one pair');
   const ids = new Set<string>();
   pairs.forEach((x, i) => { if (ids.has(x.id as string)) fail(`currency_pairs[${i}].id`, 'duplicate'); ids.add(x.id as string); });
-  const currencies = new Set(pairs.flatMap((x) => [x.base as string, x.quote as string]));
   optional(o, 'currencies', '', (cs, cp) => array(cs, cp).forEach((c, i) => {
     const co = object(c, `${cp}[${i}]`, ['code', 'scale', 'max_supply'], ['code', 'scale']);
-    currencies.add(string(co.code, `${cp}[${i}].code`));
-    integer(0, 18)(co.scale, `${cp}[${i}].scale`);
-    optional(co, 'max_supply', `${cp}[${i}]`, decimal);
+    const code = string(co.code, `${cp}[${i}].code`);
+    if (!/^[A-Z0-9]{1,20}$/.test(code)) fail(`${cp}[${i}].code`, 'must be upper-case letters and digits');
+    const scale = integer(0, 18)(co.scale, `${cp}[${i}].scale`);
+    optional(co, 'max_supply', `${cp}[${i}]`, (m, mp) => amount(m, mp, { scale, of: code, positive: true }));
   }));
+  const currencies = currencyRules(deriveCurrencies(pairs as unknown as MarketConfig[], o.currencies as SimConfig['currencies']));
   const uids = new Set<number>();
   optional(o, 'users', '', (us, up) => array(us, up).forEach((u, i) => {
     user(u, `${up}[${i}]`, currencies);
@@ -180,59 +165,39 @@ export function validateConfig(raw: unknown): SimulatorConfig {
     integer(1, 2 ** 31 - 1)(go.id, `${gp}[${i}].id`);
     optional(go, 'name', `${gp}[${i}]`, string);
     array(go.users, `${gp}[${i}].users`).forEach((uid, j) => {
-      if (typeof uid !== 'number' || !uids.has(uid)) fail(`${gp}[${i}].users[${j}]`, 'must be the uid of a configured user');
+      if (typeof uid !== 'number' || !uids.has(uid)) {
+        fail(`${gp}[${i}].users[${j}]`, `must be the uid of a user defined in "users" (${JSON.stringify(uid)} is not)`);
+      }
     });
   }));
   optional(o, 'market_maker', '', (m, mp) => (typeof m === 'boolean' || (typeof m === 'object' && m !== null && !Array.isArray(m)) ? m : fail(mp, 'must be true, false or an object')));
-  optional(o, 'host', '', string);
-  optional(o, 'port', '', integer(0, 65535));
-  optional(o, 'admin_token', '', string);
-  optional(o, 'clock', '', (c, cp) => {
-    const co = object(c, cp, ['type', 'start_ms'], ['type']);
-    if (co.type !== 'wall' && co.type !== 'sim') fail(`${cp}.type`, 'must be "wall" or "sim"');
-    optional(co, 'start_ms', cp, integer(0, Number.MAX_SAFE_INTEGER / 1000));
-  });
-  optional(o, 'auth_window_s', '', integer(1, 86_400));
-  optional(o, 'rate_limits', '', (r, rp) => {
-    if (typeof r === 'boolean') return;
-    const ro = object(r, rp, ['enabled', 'scale']);
-    optional(ro, 'enabled', rp, bool);
-    optional(ro, 'scale', rp, (s, sp) => (typeof s === 'number' && s > 0 && s <= 1e6 ? s : fail(sp, 'must be a number in (0, 1e6]')));
-  });
-  optional(o, 'trust_proxy', '', bool);
-  optional(o, 'body_limit', '', integer(1024, 64 << 20));
-  optional(o, 'cancelled_order_retention_s', '', integer(0, 1_000_000_000));
-  optional(o, 'engine', '', (e, ep) => {
-    const eo = object(e, ep, ['runner', 'shards', 'journal', 'fsync']);
-    if (eo.runner !== undefined && eo.runner !== 'threaded' && eo.runner !== 'inline') fail(`${ep}.runner`, 'must be "threaded" or "inline"');
-    optional(eo, 'shards', ep, integer(1, 64));
-    optional(eo, 'journal', ep, (j, jp) => (typeof j === 'string' && j !== '' ? j : fail(jp, 'must be a file path')));
-    optional(eo, 'fsync', ep, (f, fp) => (f === 'batch' || f === 'never' || (typeof f === 'number' && Number.isInteger(f) && f >= 0 && f <= 60_000)
-      ? f : fail(fp, 'must be "batch", "never" or an interval in ms (0..60000)')));
-  });
-  optional(o, 'api_key_limit', '', integer(1, 1000));
-  optional(o, 'api_key_change_delay_ms', '', integer(0, 3_600_000));
+  validateServer(o);
   optional(o, 'chains', '', (c, cp) => validateChains(c, cp, currencies));
   optional(o, 'low_cap_currencies', '', (l, lp) => array(l, lp).forEach((c, i) => {
     if (typeof c !== 'string' || !currencies.has(c)) fail(`${lp}[${i}]`, 'must be a known currency');
   }));
   optional(o, 'unified', '', (u, up) => validateUnified(u, up, currencies));
-  return raw as SimulatorConfig;
+  const config = raw as SimulatorConfig;
+  simulatorSetup(config);
+  return config;
 }
 
-/** Reads and validates a config file. Throws ConfigError (with the file name) on any problem. */
+/** Reads and validates a config file. Throws ConfigError (with the file name and what to do) on any problem. */
 export function loadConfigFile(path: string): SimulatorConfig {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (e) {
-    throw new ConfigError(`config: cannot read ${path}: ${(e as Error).message}`);
+    const code = (e as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied'
+      : (e as Error).message;
+    throw new ConfigError(`config: cannot read ${path} (${why}); check the file's path`);
   }
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch (e) {
-    throw new ConfigError(`config: ${path} is not valid JSON: ${(e as Error).message}`);
+    throw new ConfigError(`config: ${path} is not valid JSON (${(e as Error).message}); fix the file (docs/http.md shows the format)`);
   }
   return validateConfig(raw);
 }

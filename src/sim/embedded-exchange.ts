@@ -57,7 +57,7 @@ export class EmbeddedExchange {
     const clock = options.clock ?? new SimClock(Date.UTC(2026, 0, 1) * 1000);
     const { definition, balances } = definitionFromConfig(config);
     const ex = new EmbeddedExchange(new InlineEngine(definition, { clock, bookFactory: options.bookFactory }), clock);
-    for (const b of balances) ex.deposit(b.uid, b.currency, b.amount);
+    for (const b of balances) ex.#credit(b.uid, b.account === 'unified' ? AccountKind.Unified : AccountKind.Spot, b.currency, b.amount);
     return ex;
   }
 
@@ -67,12 +67,17 @@ export class EmbeddedExchange {
 
   /** Credits `amount` (decimal) of `currency` to a user's spot account. */
   deposit(uid: number, currency: string, amount: string): void {
+    this.#credit(uid, AccountKind.Spot, currency, amount);
+  }
+
+  /** Credits an account (the lending pool is the platform's Unified account). */
+  #credit(uid: number, kind: number, currency: string, amount: string): void {
     const ex = this.exchange;
     const units = ex.ledger.parse(currency, amount);
     if (typeof units === 'number' && units < 0) throw GateApiError.of(units);
     const c = this.#cmd.clear();
     c.type = CommandType.Credit;
-    c.uid = uid; c.kind = AccountKind.Spot; c.currency = ex.currencyIndex(currency);
+    c.uid = uid; c.kind = kind; c.currency = ex.currencyIndex(currency);
     if (typeof units === 'bigint') c.text = units.toString();
     else c.amount = units;
     this.#submit(c);

@@ -5,12 +5,16 @@
  * Currencies not listed explicitly are derived from the pairs: scale = the most decimals any pair needs
  * (a base needs its pairs' amount_precision, a quote precision + amount_precision, so every trade is exact),
  * and a max supply as large as keeps amounts in exact JS numbers at that scale.
+ * Every currency is lent by the platform's lending pool (unified-config.ts: the defaults fill what `unified`
+ * leaves out); opening balances of zero credit nothing.
  */
 import { ConfigError } from '../core/invariant.js';
 import type { ExchangeDefinition, MarketConfig } from '../core/exchange/exchange-definition.js';
 import type { CurrencySpec } from '../core/ledger/currencies.js';
 import { POW10 } from '../core/units.js';
 import type { UnifiedDefinition } from '../core/unified/unified-params.js';
+import { amountUnits, checkBalances, currencyRules } from './config-amounts.js';
+import { withLendingDefaults } from './unified-config.js';
 
 export interface SimKey {
   readonly key: string;
@@ -62,38 +66,58 @@ export function deriveCurrencies(pairs: readonly MarketConfig[], explicit: SimCo
   for (const [code, s] of scale) {
     const e = given.get(code);
     if (e !== undefined) {
-      if (e.scale < s) throw new ConfigError(`currencies.${code}.scale ${e.scale} is below the ${s} decimals its pairs need`);
+      if (e.scale < s) {
+        throw new ConfigError(`config: currencies[${explicit.indexOf(e)}].scale: ${e.scale} is below the ${s} decimals the pairs of ${code} need`);
+      }
       out.push({ code, scale: e.scale, maxSupply: e.max_supply });
       continue;
     }
-    if (s > MAX_SCALE) throw new ConfigError(`currency ${code} would need ${s} decimals (at most ${MAX_SCALE})`);
+    if (s > MAX_SCALE) {
+      throw new ConfigError(`config: currency_pairs: ${code} would need ${s} decimals (precision + amount_precision of a pair it quotes; `
+        + `at most ${MAX_SCALE})`);
+    }
     out.push({ code, scale: s, maxSupply: String(Math.floor(Number.MAX_SAFE_INTEGER / POW10[s]!)) });
   }
   for (const e of explicit) if (!scale.has(e.code)) out.push({ code: e.code, scale: e.scale, maxSupply: e.max_supply });
   return out;
 }
 
-/** The exchange definition and opening balances of a simulator config. Throws ConfigError. @allocates */
+/**
+ * The exchange definition and opening balances of a simulator config. Balances are checked against their
+ * currency (config-amounts.ts; zero credits nothing); the lending pools come last. Throws ConfigError. @allocates
+ */
 export function definitionFromConfig(config: SimConfig): { definition: ExchangeDefinition; balances: OpeningBalance[] } {
   if (!Array.isArray(config.currency_pairs) || config.currency_pairs.length === 0) {
-    throw new ConfigError('currency_pairs: at least one pair is required');
+    throw new ConfigError('config: currency_pairs: at least one pair is required');
   }
   const users = config.users ?? [];
+  const currencies = deriveCurrencies(config.currency_pairs, config.currencies);
+  const rules = currencyRules(currencies);
+  const balances: OpeningBalance[] = [];
+  const used = new Map<string, bigint>();
+  users.forEach((u, i) => {
+    if (u.balances === undefined) return;
+    checkBalances(u.balances, `users[${i}].balances`, rules);
+    for (const [account, byCurrency] of Object.entries(u.balances)) {
+      for (const [currency, amount] of Object.entries(byCurrency)) {
+        if (isZero(amount)) continue;
+        balances.push({ uid: u.uid, account, currency, amount });
+        used.set(currency, (used.get(currency) ?? 0n) + amountUnits(amount, rules.get(currency)!.scale));
+      }
+    }
+  });
+  const unified = withLendingDefaults(config.unified, currencies, used);
   const definition: ExchangeDefinition = {
-    currencies: deriveCurrencies(config.currency_pairs, config.currencies),
+    currencies,
     markets: config.currency_pairs,
     users: users.map((u) => ({ uid: u.uid, main_uid: u.main_uid ?? 0 })),
     stp_groups: config.stp_groups ?? [],
-    ...(config.unified === undefined ? {} : { unified: config.unified }),
+    unified,
   };
-  const balances: OpeningBalance[] = [];
-  for (const u of users) {
-    for (const [account, byCurrency] of Object.entries(u.balances ?? {})) {
-      for (const [currency, amount] of Object.entries(byCurrency)) balances.push({ uid: u.uid, account, currency, amount });
-    }
-  }
-  for (const [currency, c] of Object.entries(config.unified?.currencies ?? {})) {
-    if (c.lendable !== undefined && !/^0*(\.0*)?$/.test(c.lendable)) balances.push({ uid: 0, account: 'unified', currency, amount: c.lendable });
+  for (const [currency, c] of Object.entries(unified.currencies ?? {})) {
+    if (c.lendable !== undefined && !isZero(c.lendable)) balances.push({ uid: 0, account: 'unified', currency, amount: c.lendable });
   }
   return { definition, balances };
 }
+
+const isZero = (amount: string): boolean => /^0+(\.0*)?$/.test(amount);

@@ -284,6 +284,7 @@ describe('total balance and conservation', () => {
     const wallet = sim.server.deps.wallet;
     const opening: Record<string, number> = { USDT: 150015, BTC: 3, ETH: 20 }; // config balances + the /sim/users credit
     for (const currency of ['USDT', 'BTC', 'ETH']) {
+      opening[currency]! += Number(ex.definition.unified!.currencies![currency]!.lendable); // + the (default) lending pool
       const scale = 10 ** 8;
       let deposited = 0;
       for (const d of wallet.deposits) if (d.currency === currency && d.credited && !wallet.withdrawals.some((w) => w.internal && w.txid === d.txid)) deposited += Number(d.units);

@@ -6,8 +6,9 @@ import * as GateApi from 'gate-api';
 
 export type CcxtGate = InstanceType<typeof ccxt.gate>;
 
-const PUBLIC_GROUPS = ['wallet', 'futures', 'margin', 'delivery', 'spot', 'options', 'sub_accounts', 'earn', 'unified', 'flash_swap', 'loan'];
-const PRIVATE_GROUPS = ['withdrawals', 'wallet', 'futures', 'margin', 'delivery', 'spot', 'options', 'subAccounts', 'unified', 'rebate', 'earn',
+/** ccxt gate's REST sections (urls.api.public / urls.api.private) that the tests point at the simulator. */
+export const PUBLIC_GROUPS = ['wallet', 'futures', 'margin', 'delivery', 'spot', 'options', 'sub_accounts', 'earn', 'unified', 'flash_swap', 'loan'];
+export const PRIVATE_GROUPS = ['withdrawals', 'wallet', 'futures', 'margin', 'delivery', 'spot', 'options', 'subAccounts', 'unified', 'rebate', 'earn',
   'account', 'loan', 'otc', 'flash_swap'];
 
 /** ccxt's `urls.api` REST sections with every group at `http://127.0.0.1:port/api/v4`. */

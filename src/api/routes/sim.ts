@@ -28,15 +28,25 @@ type Credit = { currency: number; units: number | bigint };
 export function registerSimRoutes(router: Router, deps: ApiDeps): void {
   const { gateway } = deps;
 
-  /** Parses {CUR: "amount"} into credits, or a rejection code. */
-  const parseCredits = (spot: unknown): Credit[] | ResultCode => {
-    if (typeof spot !== 'object' || spot === null || Array.isArray(spot)) return ResultCode.InvalidParam;
+  /**
+   * Parses {CUR: "amount"} into credits, or a rejection code and a message naming the currency and what is wrong.
+   * A zero amount is valid and credits nothing (as in the config file).
+   */
+  const parseCredits = (spot: unknown): Credit[] | { code: ResultCode; message: string } => {
+    if (typeof spot !== 'object' || spot === null || Array.isArray(spot)) return { code: ResultCode.InvalidParam, message: 'balances.spot must be {CUR: "amount"}' };
     const out: Credit[] = [];
     for (const [code, amount] of Object.entries(spot)) {
       const currency = gateway.exchange.currencyIndex(code);
-      if (currency < 0) return ResultCode.CurrencyNotFound;
+      if (currency < 0) return { code: ResultCode.CurrencyNotFound, message: `balances.spot.${code}: unknown currency` };
+      if (typeof amount === 'string' && /^0+(\.0+)?$/.test(amount)) continue;
       const units = typeof amount === 'string' ? gateway.exchange.ledger.parse(code, amount) : ResultCode.InvalidParam;
-      if (typeof units === 'number' && units < 0) return units as ResultCode;
+      if (typeof units === 'number' && units < 0) {
+        const scale = gateway.exchange.definition.currencies[currency]!.scale;
+        const why = units === ResultCode.InvalidPrecision ? `has more decimals than ${code} takes (${scale})`
+          : units === ResultCode.AmountTooMuch ? `is above the maximum of ${code}`
+            : typeof amount === 'string' && amount.startsWith('-') ? 'is negative' : 'is not a decimal amount such as "100.5"';
+        return { code: units as ResultCode, message: `balances.spot.${code}: ${JSON.stringify(amount)} ${why}` };
+      }
       out.push({ currency, units });
     }
     return out;
@@ -67,7 +77,7 @@ export function registerSimRoutes(router: Router, deps: ApiDeps): void {
       if (typeof balances !== 'object' || balances === null || Array.isArray(balances)) return reply.error(ResultCode.InvalidParam, 'balances must be {spot: {CUR: "amount"}}');
       for (const k of Object.keys(balances)) if (k !== 'spot') return reply.error(ResultCode.AccountNotSupported, `balances.${k}: only spot balances are served`);
       const credits = parseCredits((balances as Record<string, unknown>).spot ?? {});
-      if (!Array.isArray(credits)) return reply.error(credits, 'balances.spot: unknown currency or bad amount');
+      if (!Array.isArray(credits)) return reply.error(credits.code, credits.message);
       const perms = body.perms ?? 'all';
       if (perms !== 'all' && (!Array.isArray(perms) || !perms.every((p) => typeof p === 'object' && p !== null
         && isPermGroup((p as Record<string, unknown>).name) && ['undefined', 'boolean'].includes(typeof (p as Record<string, unknown>).read_only)))) {

@@ -9,6 +9,8 @@
  * `decimals` (the chain's withdrawal precision) may not exceed that scale.
  */
 import { ConfigError } from '../../core/invariant.js';
+import type { CurrencyRules } from '../config-amounts.js';
+import { optionalAmount } from '../config-check.js';
 
 /** One chain of one currency, as written in the config file. */
 export interface ChainConfig {
@@ -81,18 +83,24 @@ type Obj = Record<string, unknown>;
 const FIELDS = ['chain', 'name_cn', 'name_en', 'contract_address', 'decimals', 'deposit_enabled', 'withdraw_enabled',
   'is_tag', 'min_confirms', 'unlock_confirms', 'block_time_ms', 'withdraw_step_ms', 'withdraw_fix', 'withdraw_percent',
   'withdraw_amount_mini', 'withdraw_eachtime_limit', 'withdraw_day_limit', 'min_deposit_amount', 'deposit_fee'];
-const DECIMAL = /^[0-9]{1,30}(\.[0-9]{1,30})?$/;
+const AMOUNTS = ['withdraw_fix', 'withdraw_amount_mini', 'withdraw_eachtime_limit', 'withdraw_day_limit', 'min_deposit_amount', 'deposit_fee'];
+/** Percent of the amount with at most 6 decimals, below 100. */
+const PERCENT = { scale: 6, of: 'a percent', max: 99_999_999n, maxText: 'below 100' };
 
 function fail(path: string, what: string): never {
   throw new ConfigError(`config: ${path}: ${what}`);
 }
 
-/** Validates the config's `chains` (at `path`) against the known currency codes. Throws ConfigError. */
-export function validateChains(v: unknown, path: string, currencies: ReadonlySet<string>): void {
+/**
+ * Validates the config's `chains` (at `path`) against the config's currencies: amounts at the currency's
+ * decimals and within its max supply, `decimals` not above them. Throws ConfigError naming the field.
+ */
+export function validateChains(v: unknown, path: string, currencies: CurrencyRules): void {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) fail(path, 'must be an object {CURRENCY: [chain, …]}');
   for (const [code, list] of Object.entries(v as Obj)) {
     const cp = `${path}.${code}`;
-    if (!currencies.has(code)) fail(cp, 'unknown currency');
+    const cur = currencies.get(code);
+    if (cur === undefined) fail(cp, 'unknown currency');
     if (!Array.isArray(list) || list.length === 0) fail(cp, 'must be a non-empty array of chains');
     const names = new Set<string>();
     list.forEach((c, i) => {
@@ -118,11 +126,9 @@ export function validateChains(v: unknown, path: string, currencies: ReadonlySet
       if (o.unlock_confirms !== undefined && (o.unlock_confirms as number) < ((o.min_confirms ?? 0) as number)) {
         fail(`${p}.unlock_confirms`, 'must be at least min_confirms');
       }
-      for (const k of ['withdraw_fix', 'withdraw_percent', 'withdraw_amount_mini', 'withdraw_eachtime_limit', 'withdraw_day_limit',
-        'min_deposit_amount', 'deposit_fee']) {
-        if (o[k] !== undefined && !(typeof o[k] === 'string' && DECIMAL.test(o[k]))) fail(`${p}.${k}`, 'must be a decimal string such as "0.2"');
-      }
-      if (o.withdraw_percent !== undefined && Number(o.withdraw_percent) >= 100) fail(`${p}.withdraw_percent`, 'must be below 100');
+      if (o.decimals !== undefined && (o.decimals as number) > cur.scale) fail(`${p}.decimals`, `${o.decimals as number} is above the ${cur.scale} decimals of ${code}`);
+      for (const k of AMOUNTS) optionalAmount(o, k, p, cur);
+      optionalAmount(o, 'withdraw_percent', p, PERCENT);
     });
   }
 }

@@ -1,6 +1,8 @@
 /**
- * The built-in market maker's configuration (the `market_maker` object of a simulator config) and its
- * validation: unknown or invalid fields throw ConfigError naming the field, as start-up requires.
+ * The built-in market maker's configuration and its validation: unknown or invalid fields throw ConfigError
+ * naming the field, as start-up requires. Two forms: MarketMakerSettings, the `market_maker` object of a config
+ * file (every field optional; ./plan.ts fills in what it leaves out), and MarketMakerConfig, the resolved form
+ * the MarketMaker runs (a uid, and a price for every market).
  */
 import { ConfigError } from '../../core/invariant.js';
 
@@ -36,11 +38,16 @@ export interface MarketMakerConfig {
   readonly markets: readonly MarketMakerMarketConfig[];
 }
 
+/** The `market_maker` object of a config file: MarketMakerConfig with what ./plan.ts derives left optional. */
+export interface MarketMakerSettings extends Partial<Omit<MarketMakerConfig, 'markets'>> {
+  readonly markets?: readonly (Omit<MarketMakerMarketConfig, 'price'> & { readonly price?: string })[];
+}
+
 const TOP = new Set(['uid', 'taker_uid', 'seed', 'requote_ms', 'take_probability', 'markets']);
 const MARKET = new Set(['market', 'price', 'levels', 'spread_bps', 'step_bps', 'size', 'volatility', 'drift']);
 
 function check(ok: boolean, field: string, what: string): void {
-  if (!ok) throw new ConfigError(`market_maker.${field}: ${what}`);
+  if (!ok) throw new ConfigError(`config: market_maker${field === '' ? '' : `.${field}`}: ${what}`);
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -49,24 +56,34 @@ const optional = (o: Record<string, unknown>, k: string, ok: (v: unknown) => boo
   if (o[k] !== undefined) check(ok(o[k]), field, what);
 };
 
-/** Validates a `market_maker` object; throws ConfigError naming the first bad field. */
+/** Validates a resolved configuration; throws ConfigError naming the first bad field. */
 export function parseMarketMakerConfig(raw: unknown): MarketMakerConfig {
+  return parse(raw, true) as MarketMakerConfig;
+}
+
+/** Validates a config file's `market_maker` object (uid, markets and prices optional); throws ConfigError naming the field. */
+export function parseMarketMakerSettings(raw: unknown): MarketMakerSettings {
+  return parse(raw, false);
+}
+
+function parse(raw: unknown, resolved: boolean): MarketMakerSettings {
   check(isObject(raw), '', 'must be an object');
   const o = raw as Record<string, unknown>;
   for (const k of Object.keys(o)) check(TOP.has(k), k, 'unknown field');
-  check(Number.isInteger(o.uid) && (o.uid as number) > 0, 'uid', 'must be a positive integer');
-  optional(o, 'taker_uid', (v) => Number.isInteger(v) && (v as number) > 0 && v !== o.uid, 'taker_uid', 'must be a positive integer other than uid');
+  if (resolved || o.uid !== undefined) check(Number.isInteger(o.uid) && (o.uid as number) > 0 && (o.uid as number) < 2 ** 31, 'uid', 'must be a positive integer');
+  optional(o, 'taker_uid', (v) => Number.isInteger(v) && (v as number) > 0 && (v as number) < 2 ** 31 && v !== o.uid, 'taker_uid',
+    'must be a positive integer other than uid');
   optional(o, 'seed', (v) => Number.isSafeInteger(v), 'seed', 'must be an integer');
   optional(o, 'requote_ms', (v) => isNum(v, 1, 3_600_000), 'requote_ms', 'must be a number in 1..3600000');
   optional(o, 'take_probability', (v) => isNum(v, 0, 1), 'take_probability', 'must be a number in 0..1');
-  check(Array.isArray(o.markets) && o.markets.length > 0, 'markets', 'must be a non-empty array');
-  (o.markets as unknown[]).forEach((m, i) => {
+  if (resolved || o.markets !== undefined) check(Array.isArray(o.markets) && o.markets.length > 0, 'markets', 'must be a non-empty array');
+  ((o.markets ?? []) as unknown[]).forEach((m, i) => {
     const f = `markets[${i}]`;
     check(isObject(m), f, 'must be an object');
     const e = m as Record<string, unknown>;
     for (const k of Object.keys(e)) check(MARKET.has(k), `${f}.${k}`, 'unknown field');
     check(typeof e.market === 'string', `${f}.market`, 'must be a currency pair id');
-    check(typeof e.price === 'string', `${f}.price`, 'must be a decimal string');
+    if (resolved || e.price !== undefined) check(typeof e.price === 'string', `${f}.price`, 'must be a decimal string');
     optional(e, 'levels', (v) => Number.isInteger(v) && isNum(v, 1, 100), `${f}.levels`, 'must be an integer in 1..100');
     optional(e, 'spread_bps', (v) => isNum(v, 0, 5000), `${f}.spread_bps`, 'must be a number in 0..5000');
     optional(e, 'step_bps', (v) => isNum(v, 0, 1000), `${f}.step_bps`, 'must be a number in 0..1000');
@@ -74,5 +91,5 @@ export function parseMarketMakerConfig(raw: unknown): MarketMakerConfig {
     optional(e, 'volatility', (v) => isNum(v, 0, 0.1), `${f}.volatility`, 'must be a number in 0..0.1');
     optional(e, 'drift', (v) => isNum(v, -0.01, 0.01), `${f}.drift`, 'must be a number in -0.01..0.01');
   });
-  return o as unknown as MarketMakerConfig;
+  return o;
 }

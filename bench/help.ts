@@ -1,0 +1,70 @@
+/**
+ * `--help` (or `-h`) for every benchmark command: its usage (flags, defaults, where the figures are explained),
+ * printed before any work starts, then exit 0. Each benchmark entry calls `exitWithUsage` first thing.
+ */
+
+const COMMON = `  --json      exactly one JSON document on stdout (logs on stderr); default: a table
+  --quick     a reduced run (smaller counts, shorter phases)
+  --help, -h  this text`;
+
+export const BENCH_USAGE = {
+  core: `usage: npm run bench:core -- [--json] [--quick] [--only=name,…]
+
+The order book beside nodejs-order-book (S1–S5, ec-steady, ec-steady-stp), the exchange-core mirror and memory.
+${COMMON}
+  --only=…    run only the named scenarios (default: all)
+Figures and method: README.md (Benchmarks, Order book).
+`,
+  engine: `usage: npm run bench:engine -- [--json] [--quick] [--shards 1,2,4] [--dir PATH]
+
+The ledger pipeline: inline and threaded runners, journal, recovery, snapshots, and the ring (bench:ring).
+${COMMON}
+  --shards L  shard counts of the threaded rows (default 1,2)
+  --dir PATH  where journals and snapshots are written (default: the OS temp dir)
+Figures and method: README.md (Benchmarks, Engine).
+`,
+  ring: `usage: npm run bench:ring -- [--json] [--quick]
+
+The SPSC SharedArrayBuffer ring beside postMessage: one-way throughput and ping-pong latency.
+${COMMON}
+Figures and method: README.md (Benchmarks, Engine).
+`,
+  journal: `usage: npm run bench:journal -- [--json] [--quick] [--dir PATH]
+
+Journal append per fsync policy (closed and pipelined) and replay speed.
+${COMMON}
+  --dir PATH  the file system to measure (default: the OS temp dir; fsync means little on tmpfs)
+Figures and method: README.md (Benchmarks, Engine).
+`,
+  http: `usage: npm run bench:http -- [--json] [--quick] [--connections=N]
+
+Signed order placement and the public book over HTTP, beside a bare uWebSockets.js server.
+${COMMON}
+  --connections=N  load generator connections (default 32)
+Figures and method: README.md (Benchmarks, HTTP front).
+`,
+  ws: `usage: npm run bench:ws -- [--json] [--quick] [--subscribers=N] [--clients=K] [--rates=a,b,max] [--runner=threaded|inline]
+
+WebSocket fan-out of one busy market to many subscribers, beside bare uWebSockets.js.
+${COMMON}
+  --subscribers=N  connections in all (default 1000)
+  --clients=K      client processes (default 2)
+  --rates=…        offered trades per second (default 100,500,2000,max)
+  --runner=…       the ringmatch server's engine runner (default threaded)
+Figures and method: README.md (Benchmarks, WebSocket), docs/websocket.md.
+`,
+  replay: `usage: npm run bench:replay -- [--json] [--quick]
+
+Journal replay, Tardis CSV parsing, L2 rebuild, strategy replay and sweeps.
+${COMMON}
+Figures and method: README.md (Benchmarks, Replays), docs/replay.md.
+`,
+} as const;
+
+/** Prints `usage` and exits 0 when the command line asks for help; otherwise returns. */
+export function exitWithUsage(usage: string): void {
+  const argv = process.argv.slice(2);
+  if (!argv.includes('--help') && !argv.includes('-h')) return;
+  process.stdout.write(usage);
+  process.exit(0);
+}

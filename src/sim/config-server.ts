@@ -1,0 +1,37 @@
+/**
+ * The config file's server fields (sim/config-file.ts lists them): address, admin token, clock, signature
+ * window, rate limits, proxy trust, body limit, engine and API-key settings. Throws ConfigError naming the field.
+ */
+import { bool, fail, integer, type Obj, object, optional, string } from './config-check.js';
+
+/** Validates the server fields of the top-level object `o`. */
+export function validateServer(o: Obj): void {
+  optional(o, 'host', '', string);
+  optional(o, 'port', '', integer(0, 65535));
+  optional(o, 'admin_token', '', string);
+  optional(o, 'clock', '', (c, cp) => {
+    const co = object(c, cp, ['type', 'start_ms'], ['type']);
+    if (co.type !== 'wall' && co.type !== 'sim') fail(`${cp}.type`, 'must be "wall" or "sim"');
+    optional(co, 'start_ms', cp, integer(0, Number.MAX_SAFE_INTEGER / 1000));
+  });
+  optional(o, 'auth_window_s', '', integer(1, 86_400));
+  optional(o, 'rate_limits', '', (r, rp) => {
+    if (typeof r === 'boolean') return;
+    const ro = object(r, rp, ['enabled', 'scale']);
+    optional(ro, 'enabled', rp, bool);
+    optional(ro, 'scale', rp, (s, sp) => (typeof s === 'number' && s > 0 && s <= 1e6 ? s : fail(sp, 'must be a number in (0, 1e6]')));
+  });
+  optional(o, 'trust_proxy', '', bool);
+  optional(o, 'body_limit', '', integer(1024, 64 << 20));
+  optional(o, 'cancelled_order_retention_s', '', integer(0, 1_000_000_000));
+  optional(o, 'engine', '', (e, ep) => {
+    const eo = object(e, ep, ['runner', 'shards', 'journal', 'fsync']);
+    if (eo.runner !== undefined && eo.runner !== 'threaded' && eo.runner !== 'inline') fail(`${ep}.runner`, 'must be "threaded" or "inline"');
+    optional(eo, 'shards', ep, integer(1, 64));
+    optional(eo, 'journal', ep, (j, jp) => (typeof j === 'string' && j !== '' ? j : fail(jp, 'must be a file path')));
+    optional(eo, 'fsync', ep, (f, fp) => (f === 'batch' || f === 'never' || (typeof f === 'number' && Number.isInteger(f) && f >= 0 && f <= 60_000)
+      ? f : fail(fp, 'must be "batch", "never" or an interval in ms (0..60000)')));
+  });
+  optional(o, 'api_key_limit', '', integer(1, 1000));
+  optional(o, 'api_key_change_delay_ms', '', integer(0, 3_600_000));
+}
