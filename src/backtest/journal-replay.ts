@@ -9,15 +9,12 @@
  */
 import { open } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
-import { Command, CommandType } from '../core/command.js';
+import { type Command, CommandType } from '../core/command.js';
 import type { ExchangeDefinition } from '../core/exchange/exchange-definition.js';
 import { ResultCode } from '../core/result-code.js';
 import { SimClock } from '../core/clock.js';
 import { InlineEngine } from '../engine/inline-engine.js';
-import { crc32 } from '../engine/journal/crc32.js';
-import { FRAME_BYTES, MAX_RECORD_BYTES, readU32, type JournalDefect } from '../engine/journal/format.js';
-import { readFileStart } from '../engine/journal/reader.js';
-import { decodeRecord } from '../protocol/codec.js';
+import { readFileStart, RecordScanner } from '../engine/journal/reader.js';
 import type { Progress } from './progress.js';
 import { makeReport, type ReplayReport } from './report.js';
 
@@ -47,7 +44,8 @@ export async function replayJournal(path: string, progressSink?: Progress): Prom
     const { header, end } = await readFileStart(fh, path);
     const definition = JSON.parse(header.configJson) as ExchangeDefinition;
     const engine = new InlineEngine(definition, { clock: new SimClock(0) });
-    const cmd = new Command();
+    let lastSeq = 0;
+    let lastTime = 0;
     const byType = new Float64Array(16);
     let rejected = 0;
     let firstTime = -1;
@@ -58,10 +56,17 @@ export async function replayJournal(path: string, progressSink?: Progress): Prom
     let buf = new Uint8Array(2 * CHUNK);
     let have = 0;
     let filePos = end;
-    let records = 0;
     let which = 0;
     consumed = end;
-    let reason: JournalDefect | undefined;
+    const scanner = new RecordScanner(end);
+    const apply = (c: Command): void => {
+      if (firstTime < 0) firstTime = c.time;
+      byType[c.type & 15]!++;
+      if (engine.apply(c) !== ResultCode.Ok) rejected++;
+      lastSeq = c.seq;
+      lastTime = c.time;
+      progress?.tick(scanner.records + 1, fraction);
+    };
     let pending = readInto(reads[0]!, filePos);
     const t0 = performance.now();
     for (;;) {
@@ -70,7 +75,7 @@ export async function replayJournal(path: string, progressSink?: Progress): Prom
       filePos += n;
       which ^= 1;
       pending = readInto(reads[which]!, filePos);
-      if (n === 0) { if (have > 0) reason = 'torn'; break; }
+      if (n === 0) { if (have > 0 && scanner.reason === undefined) scanner.reason = 'torn'; break; }
       if (have + n > buf.length) {
         const bigger = new Uint8Array(have + n);
         bigger.set(buf.subarray(0, have));
@@ -78,41 +83,30 @@ export async function replayJournal(path: string, progressSink?: Progress): Prom
       }
       buf.set(chunk.subarray(0, n), have);
       have += n;
-      while (have - pos >= FRAME_BYTES) {
-        const len = readU32(buf, pos);
-        if (len === 0 || len > MAX_RECORD_BYTES) { reason = 'bad-length'; break; }
-        const p = pos + FRAME_BYTES;
-        if (have - p < len) break;
-        if (crc32(buf, p, p + len) !== readU32(buf, pos + 4)) { reason = 'checksum'; break; }
-        if (!decodeRecord(buf, cmd, p)) { reason = 'undecodable'; break; }
-        if (firstTime < 0) firstTime = cmd.time;
-        byType[cmd.type & 15]!++;
-        if (engine.apply(cmd) !== ResultCode.Ok) rejected++;
-        records++;
-        pos = p + len;
-        progress?.tick(records, fraction);
-      }
-      if (reason !== undefined) break;
+      pos = scanner.scan(buf, pos, have, consumed, apply);
+      if (scanner.reason !== undefined) break;
       consumed += pos;
       buf.copyWithin(0, pos, have);
       have -= pos;
       pos = 0;
     }
     await pending;
+    scanner.finish();
+    const { records, reason } = scanner;
     const wallMs = performance.now() - t0;
     progress?.done(records);
-    engine.sequencer.resumeAfter(cmd.seq);
+    engine.sequencer.resumeAfter(lastSeq);
     const commands: Record<string, number> = {};
     for (const [t, name] of Object.entries(TYPE_NAMES)) commands[name] = byType[Number(t)]!;
     const stateHash = engine.stateHash();
     const result = {
-      journal: { file_bytes: fileBytes, valid_bytes: consumed + pos, records, ...(reason === undefined ? {} : { truncated_at: consumed + pos, defect: reason }) },
+      journal: { file_bytes: fileBytes, valid_bytes: scanner.validEnd, records, ...(reason === undefined ? {} : { truncated_at: scanner.validEnd, defect: reason }) },
       markets: header.markets.map((m) => m.id),
       commands,
       rejected,
-      last_seq: cmd.seq,
+      last_seq: lastSeq,
       first_time_us: Math.max(firstTime, 0),
-      last_time_us: cmd.time,
+      last_time_us: lastTime,
       orders_issued: engine.exchange.lastOrderId,
       trades: engine.exchange.trades.count,
       open_orders: engine.exchange.orders.openCount,
