@@ -44,6 +44,8 @@ export interface JournalReport {
 export interface ReadOptions {
   /** Bytes read per chunk; default 1 MiB. */
   readonly chunkBytes?: number;
+  /** Awaited after the records of each chunk were handed out (a consumer that applies them asynchronously). */
+  readonly afterChunk?: () => Promise<void>;
 }
 
 async function readExactly(fh: FileHandle, buf: Uint8Array, at: number): Promise<boolean> {
@@ -158,6 +160,7 @@ export async function readJournal(
     const scanner = new RecordScanner(end);
     for (;;) {
       pos = scanner.scan(buf, pos, have, bufStart, onCommand);
+      if (options.afterChunk !== undefined) await options.afterChunk();
       if (scanner.reason !== undefined) break;
       if (filePos >= fileBytes) {
         if (pos < have) scanner.reason = 'torn';
