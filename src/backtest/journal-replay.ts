@@ -4,8 +4,10 @@
  * carries the exchange definition, so the file alone is enough.
  *
  * Reading is streamed in 4 MiB chunks, the next read in flight while one is replayed (never the whole file); each frame's CRC-32 is checked and a torn or
- * corrupt tail ends the replay at the last whole record (reported, as recovery does). Per record: one CRC
- * pass, one FlatBuffers decode into a reused Command, one engine step; no allocation except order labels.
+ * corrupt tail ends the replay at the last whole record (reported, as recovery does); a journal group (the
+ * commands of one request, journal/format.ts) is replayed only once its last frame is whole. Per record: one CRC
+ * pass, one FlatBuffers decode into a reused Command, one engine step; no allocation except order labels and
+ * the copies of a group's records until its last frame.
  */
 import { open } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
@@ -15,7 +17,7 @@ import { ResultCode } from '../core/result-code.js';
 import { SimClock } from '../core/clock.js';
 import { InlineEngine } from '../engine/inline-engine.js';
 import { crc32 } from '../engine/journal/crc32.js';
-import { FRAME_BYTES, MAX_RECORD_BYTES, readU32, type JournalDefect } from '../engine/journal/format.js';
+import { FRAME_BYTES, GROUP_CONTINUES, type JournalDefect, LENGTH_MASK, MAX_RECORD_BYTES, readU32 } from '../engine/journal/format.js';
 import { readFileStart } from '../engine/journal/reader.js';
 import { decodeRecord } from '../protocol/codec.js';
 import type { Progress } from './progress.js';
@@ -48,9 +50,23 @@ export async function replayJournal(path: string, progressSink?: Progress): Prom
     const definition = JSON.parse(header.configJson) as ExchangeDefinition;
     const engine = new InlineEngine(definition, { clock: new SimClock(0) });
     const cmd = new Command();
-    const byType = new Float64Array(16);
+    const byType = new Float64Array(64);
     let rejected = 0;
     let firstTime = -1;
+    /** Records of a journal group whose last frame has not been read yet (copies). */
+    const group: Command[] = [];
+    let groupStart = 0;
+    let lastSeq = 0;
+    let lastTime = 0;
+    const apply = (c: Command): void => {
+      if (firstTime < 0) firstTime = c.time;
+      lastSeq = c.seq;
+      lastTime = c.time;
+      if (c.type < byType.length) byType[c.type]!++;
+      if (engine.apply(c) !== ResultCode.Ok) rejected++;
+      records++;
+      progress?.tick(records, fraction);
+    };
     // Two read buffers: the next chunk is read while this one is replayed (the engine never waits on disk).
     const reads = [new Uint8Array(CHUNK), new Uint8Array(CHUNK)];
     const readInto = (b: Uint8Array, at: number): Promise<number> =>
@@ -79,18 +95,24 @@ export async function replayJournal(path: string, progressSink?: Progress): Prom
       buf.set(chunk.subarray(0, n), have);
       have += n;
       while (have - pos >= FRAME_BYTES) {
-        const len = readU32(buf, pos);
+        const word = readU32(buf, pos);
+        const len = (word & LENGTH_MASK) >>> 0;
         if (len === 0 || len > MAX_RECORD_BYTES) { reason = 'bad-length'; break; }
         const p = pos + FRAME_BYTES;
         if (have - p < len) break;
         if (crc32(buf, p, p + len) !== readU32(buf, pos + 4)) { reason = 'checksum'; break; }
         if (!decodeRecord(buf, cmd, p)) { reason = 'undecodable'; break; }
-        if (firstTime < 0) firstTime = cmd.time;
-        byType[cmd.type & 15]!++;
-        if (engine.apply(cmd) !== ResultCode.Ok) rejected++;
-        records++;
+        // A journal group is replayed once its last frame is whole (a crash inside one cuts it, as recovery does).
+        if ((word & GROUP_CONTINUES) !== 0) {
+          if (group.length === 0) groupStart = consumed + pos;
+          group.push(new Command().copyFrom(cmd));
+          pos = p + len;
+          continue;
+        }
         pos = p + len;
-        progress?.tick(records, fraction);
+        for (const g of group) apply(g);
+        group.length = 0;
+        apply(cmd);
       }
       if (reason !== undefined) break;
       consumed += pos;
@@ -98,21 +120,23 @@ export async function replayJournal(path: string, progressSink?: Progress): Prom
       have -= pos;
       pos = 0;
     }
+    if (group.length > 0 && (reason === undefined || reason === 'torn')) reason = 'group';
+    const valid = group.length > 0 ? groupStart : consumed + pos;
     await pending;
     const wallMs = performance.now() - t0;
     progress?.done(records);
-    engine.sequencer.resumeAfter(cmd.seq);
+    engine.sequencer.resumeAfter(lastSeq);
     const commands: Record<string, number> = {};
     for (const [t, name] of Object.entries(TYPE_NAMES)) commands[name] = byType[Number(t)]!;
     const stateHash = engine.stateHash();
     const result = {
-      journal: { file_bytes: fileBytes, valid_bytes: consumed + pos, records, ...(reason === undefined ? {} : { truncated_at: consumed + pos, defect: reason }) },
+      journal: { file_bytes: fileBytes, valid_bytes: valid, records, ...(reason === undefined ? {} : { truncated_at: valid, defect: reason }) },
       markets: header.markets.map((m) => m.id),
       commands,
       rejected,
-      last_seq: cmd.seq,
+      last_seq: lastSeq,
       first_time_us: Math.max(firstTime, 0),
-      last_time_us: cmd.time,
+      last_time_us: lastTime,
       orders_issued: engine.exchange.lastOrderId,
       trades: engine.exchange.trades.count,
       open_orders: engine.exchange.orders.openCount,
