@@ -159,8 +159,8 @@ export function registerSimRoutes(router: Router, deps: ApiDeps): void {
       if (target < 0 || !Number.isSafeInteger(target)) return reply.error(ResultCode.InvalidParam, 'milliseconds must be a non-negative integer');
       if (target < now) return reply.error(ResultCode.InvalidParam, 'the simulated clock never moves backwards');
       clock.advanceTo(target);
-      deps.wallet.tick();
-      reply.json(200, { now_ms: Math.floor(target / 1000) });
+      // Answered once the chain simulation's records have walked to the new time (their changes journaled).
+      deps.wallet.tick(() => reply.json(200, { now_ms: Math.floor(target / 1000) }));
     } });
 
   router.add({ method: 'GET', pattern: '/sim/health', access: SIM, limit: 'public',
