@@ -4,8 +4,10 @@
  * carries the exchange definition, so the file alone is enough.
  *
  * Reading is streamed in 4 MiB chunks, the next read in flight while one is replayed (never the whole file); each frame's CRC-32 is checked and a torn or
- * corrupt tail ends the replay at the last whole record (reported, as recovery does). Per record: one CRC
- * pass, one FlatBuffers decode into a reused Command, one engine step; no allocation except order labels.
+ * corrupt tail ends the replay at the last whole record (reported, as recovery does). Journal groups
+ * (journal/format.ts) are all or nothing, as in recovery: a group's records are applied once its last frame is
+ * read, and a file that ends inside a group ends before it. Per record: one CRC pass, one FlatBuffers decode
+ * into a reused Command, one engine step; no allocation except order labels and a copy per record of a group.
  */
 import { open } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
@@ -15,7 +17,7 @@ import { ResultCode } from '../core/result-code.js';
 import { SimClock } from '../core/clock.js';
 import { InlineEngine } from '../engine/inline-engine.js';
 import { crc32 } from '../engine/journal/crc32.js';
-import { FRAME_BYTES, MAX_RECORD_BYTES, readU32, type JournalDefect } from '../engine/journal/format.js';
+import { FRAME_BYTES, GROUP_CONTINUES, LENGTH_MASK, MAX_RECORD_BYTES, readU32, type JournalDefect } from '../engine/journal/format.js';
 import { readFileStart } from '../engine/journal/reader.js';
 import { decodeRecord } from '../protocol/codec.js';
 import type { Progress } from './progress.js';
@@ -62,6 +64,19 @@ export async function replayJournal(path: string, progressSink?: Progress): Prom
     let which = 0;
     consumed = end;
     let reason: JournalDefect | undefined;
+    /** Records of a group whose last frame is not read yet (copies); end of the last record applied (file offset). */
+    const group: Command[] = [];
+    let valid = end;
+    let lastSeq = 0;
+    let lastTime = 0;
+    const apply = (c: Command): void => {
+      if (firstTime < 0) firstTime = c.time;
+      byType[c.type & 15]!++;
+      if (engine.apply(c) !== ResultCode.Ok) rejected++;
+      records++;
+      lastSeq = c.seq;
+      lastTime = c.time;
+    };
     let pending = readInto(reads[0]!, filePos);
     const t0 = performance.now();
     for (;;) {
@@ -79,17 +94,22 @@ export async function replayJournal(path: string, progressSink?: Progress): Prom
       buf.set(chunk.subarray(0, n), have);
       have += n;
       while (have - pos >= FRAME_BYTES) {
-        const len = readU32(buf, pos);
+        const word = readU32(buf, pos);
+        const len = (word & LENGTH_MASK) >>> 0;
         if (len === 0 || len > MAX_RECORD_BYTES) { reason = 'bad-length'; break; }
         const p = pos + FRAME_BYTES;
         if (have - p < len) break;
         if (crc32(buf, p, p + len) !== readU32(buf, pos + 4)) { reason = 'checksum'; break; }
         if (!decodeRecord(buf, cmd, p)) { reason = 'undecodable'; break; }
-        if (firstTime < 0) firstTime = cmd.time;
-        byType[cmd.type & 15]!++;
-        if (engine.apply(cmd) !== ResultCode.Ok) rejected++;
-        records++;
         pos = p + len;
+        if ((word & GROUP_CONTINUES) !== 0) {
+          group.push(new Command().copyFrom(cmd));
+          continue;
+        }
+        for (const g of group) apply(g);
+        group.length = 0;
+        apply(cmd);
+        valid = consumed + pos;
         progress?.tick(records, fraction);
       }
       if (reason !== undefined) break;
@@ -99,20 +119,21 @@ export async function replayJournal(path: string, progressSink?: Progress): Prom
       pos = 0;
     }
     await pending;
+    if (group.length > 0) reason ??= 'group';
     const wallMs = performance.now() - t0;
     progress?.done(records);
-    engine.sequencer.resumeAfter(cmd.seq);
+    engine.sequencer.resumeAfter(lastSeq);
     const commands: Record<string, number> = {};
     for (const [t, name] of Object.entries(TYPE_NAMES)) commands[name] = byType[Number(t)]!;
     const stateHash = engine.stateHash();
     const result = {
-      journal: { file_bytes: fileBytes, valid_bytes: consumed + pos, records, ...(reason === undefined ? {} : { truncated_at: consumed + pos, defect: reason }) },
+      journal: { file_bytes: fileBytes, valid_bytes: valid, records, ...(reason === undefined ? {} : { truncated_at: valid, defect: reason }) },
       markets: header.markets.map((m) => m.id),
       commands,
       rejected,
-      last_seq: cmd.seq,
+      last_seq: lastSeq,
       first_time_us: Math.max(firstTime, 0),
-      last_time_us: cmd.time,
+      last_time_us: lastTime,
       orders_issued: engine.exchange.lastOrderId,
       trades: engine.exchange.trades.count,
       open_orders: engine.exchange.orders.openCount,

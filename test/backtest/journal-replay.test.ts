@@ -11,7 +11,12 @@ import { Progress, renderBar } from '../../src/backtest/progress.js';
 import { parseReplayArgs } from '../../src/backtest/replay-args.js';
 import { runReplay } from '../../src/backtest/replay-command.js';
 import { deterministicJson } from '../../src/backtest/report.js';
-import { writeLiveJournal } from './journal-fixture.js';
+import { SimClock } from '../../src/core/clock.js';
+import { InlineEngine } from '../../src/engine/inline-engine.js';
+import { JournalWriter } from '../../src/engine/journal/writer.js';
+import { headerFor } from '../../src/engine/recovery.js';
+import { ENGINE_DEFINITION, EngineStream } from '../support/engine-stream.js';
+import { T0, writeLiveJournal } from './journal-fixture.js';
 
 const run = promisify(execFile);
 const dirs: string[] = [];
@@ -57,6 +62,28 @@ describe('journal replay', () => {
     const { report } = await replayJournal(path);
     expect(report.state_hash).toBe(live.hash);
     expect(report.result.journal).toMatchObject({ records: live.records, defect: 'torn' });
+  });
+
+  it('applies a journal group whole, and ends before a group the file ends inside', async () => {
+    const path = join(await tempDir(), 'groups.journal');
+    const clock = new SimClock(T0);
+    const journal = await JournalWriter.open(path, headerFor(ENGINE_DEFINITION, T0), { fsync: 'never' });
+    const engine = new InlineEngine(ENGINE_DEFINITION, { clock, journal });
+    const s = new EngineStream(4);
+    for (const c of s.openings()) engine.submit(c);
+    for (let i = 0; i < 300; i++) {
+      clock.advanceBy(1);
+      engine.submit(s.next(), i % 3 !== 2); // groups of three
+    }
+    const whole = engine.stateHash();
+    const records = engine.sequencer.lastSeq;
+    engine.submit(s.next(), true); // its group never ends: a crash while writing it
+    await engine.flush();
+    await journal.close();
+    const { report } = await replayJournal(path);
+    expect(report.state_hash).toBe(whole);
+    expect(report.result.journal).toMatchObject({ records, defect: 'group' });
+    expect(report.result.last_seq).toBe(records);
   });
 
   it('prints one JSON document with --json and no progress bar, even on a terminal', async () => {
