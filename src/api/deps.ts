@@ -34,8 +34,13 @@ export interface ApiDeps {
   readonly cmd: Command;
   /** Disposers run by `close()` (timers of routes). */
   readonly onClose: (() => void)[];
+  /**
+   * Told when POST /sim/clock moved the simulated clock (what waits on the engine's time: trigger expiry,
+   * countdown cancels); each resolves once what the move made due is applied, and the route replies after.
+   */
+  readonly onClockMove: (() => Promise<void>)[];
 }
 
-export function makeDeps(init: Omit<ApiDeps, 'cmd' | 'onClose'>): ApiDeps {
-  return { ...init, cmd: new Command(), onClose: [] };
+export function makeDeps(init: Omit<ApiDeps, 'cmd' | 'onClose' | 'onClockMove'>): ApiDeps {
+  return { ...init, cmd: new Command(), onClose: [], onClockMove: [] };
 }

@@ -3,7 +3,8 @@
  *   POST /sim/users      {uid?, balances?: {spot: {CUR: "amt"}}, perms?}  → {uid, key, secret}
  *   POST /sim/deposits   {uid, currency, amount, chain?}                  → a deposit on the chain simulation
  *                                                                          (sim/chains; credits spot as it confirms)
- *   POST /sim/clock      {advance_ms} | {set_ms}                          → {now_ms} (simulated clock only)
+ *   POST /sim/clock      {advance_ms} | {set_ms}                          → {now_ms} (simulated clock only; journaled:
+ *                                                                          a restart resumes at the moved time)
  *   GET  /sim/state_hash                                                  → {state_hash} (503 once the engine stopped)
  *   GET  /sim/health                                                      → 200 {status: "ok", …} or 503 {status:
  *                                                                          "stopped", label, reason, stopped_at}
@@ -25,6 +26,8 @@ import type { ApiDeps } from '../deps.js';
 import { bodyObject } from '../http/api-request.js';
 import type { Router } from '../router.js';
 import { parseUnitsOf, renderDeposit } from './wallet-shapes.js';
+import { putRecords } from '../../engine/records.js';
+import { restoreSimClock, simClockRecord } from '../sim-clock-record.js';
 
 const SIM = { kind: 'sim' } as const;
 
@@ -146,6 +149,7 @@ export function registerSimRoutes(router: Router, deps: ApiDeps): void {
       });
     } });
 
+  if (deps.simClock !== undefined) restoreSimClock(gateway.exchange, deps.simClock);
   router.add({ method: 'POST', pattern: '/sim/clock', access: SIM, limit: 'public',
     handler: (req, reply) => {
       const clock = deps.simClock;
@@ -158,9 +162,21 @@ export function registerSimRoutes(router: Router, deps: ApiDeps): void {
       const target = advance !== undefined ? (ms(advance) ? now + (advance as number) * 1000 : -1) : (ms(set) ? (set as number) * 1000 : -1);
       if (target < 0 || !Number.isSafeInteger(target)) return reply.error(ResultCode.InvalidParam, 'milliseconds must be a non-negative integer');
       if (target < now) return reply.error(ResultCode.InvalidParam, 'the simulated clock never moves backwards');
+      // The clock moves at once (the next request, and the record's own command, see the new time); the reply
+      // waits for the record and for what the move made due (trigger expiry, countdown cancels).
       clock.advanceTo(target);
-      // Answered once the chain simulation's records have walked to the new time (their changes journaled).
-      deps.wallet.tick(() => reply.json(200, { now_ms: Math.floor(target / 1000) }));
+      // Answered once the move is journaled and what it made due is applied: the chain simulation's walks,
+      // trigger expiries, countdown cancels (their changes journaled too).
+      let refused: ResultCode = ResultCode.Ok;
+      const recorded = new Promise<void>((resolve) => putRecords(gateway, simClockRecord(target), (code) => { refused = code; resolve(); }));
+      const walked = new Promise<void>((resolve) => deps.wallet.tick(resolve));
+      Promise.all([recorded, walked, ...deps.onClockMove.map((f) => f())]).then(() => {
+        if (refused !== ResultCode.Ok) return reply.error(refused);
+        reply.json(200, { now_ms: Math.floor(target / 1000) });
+      }, (e: unknown) => {
+        console.error('ringmatch: POST /sim/clock failed:', e);
+        reply.json(500, { label: 'SERVER_ERROR', message: 'Internal server error' });
+      });
     } });
 
   router.add({ method: 'GET', pattern: '/sim/health', access: SIM, limit: 'public',
