@@ -12,6 +12,7 @@ import { ResultCode } from './core/result-code.js';
 import type { ExchangeGateway } from './engine/gateway.js';
 import { openGateway } from './engine/open-gateway.js';
 import type { GatewaySnapshots, SnapshotPolicy } from './engine/gateway-snapshots.js';
+import type { RestartReport } from './engine/restart.js';
 import { WallClock } from './engine/wall-clock.js';
 import { KeyStore, permsFrom } from './api/auth/key-store.js';
 import type { ApiDeps } from './api/deps.js';
@@ -42,6 +43,8 @@ export interface Simulator {
   readonly gateway: ExchangeGateway;
   /** Snapshots of the running engine (with a journal, unless `engine.snapshots` is false). */
   readonly snapshots: GatewaySnapshots | undefined;
+  /** What start-up loaded from disk: the snapshot's seq and the journal records replayed after it. */
+  readonly restart: RestartReport | undefined;
   readonly keys: KeyStore;
   readonly simClock: SimClock | undefined;
   readonly config: SimulatorConfig;
@@ -76,7 +79,7 @@ export async function startSimulator(config: SimulatorConfig, options: StartOpti
   const engine = config.engine ?? {};
   if (engine.journal !== undefined) ensureJournalDirectory(engine.journal);
   const fsync = engine.fsync;
-  const { gateway, resumed, lastTimeUs, snapshots } = await openGateway(definition, clock, {
+  const { gateway, resumed, lastTimeUs, snapshots, restart } = await openGateway(definition, clock, {
     runner: engine.runner ?? 'threaded', shards: engine.shards, journal: engine.journal,
     fsync: fsync === undefined ? undefined : typeof fsync === 'number' ? { fsync: 'interval', everyMs: fsync } : { fsync },
     snapshots: snapshotPolicy(engine),
@@ -152,7 +155,7 @@ export async function startSimulator(config: SimulatorConfig, options: StartOpti
   }
   return {
     server, gateway, keys, simClock, config,
-    snapshots,
+    snapshots, restart,
     async close() {
       if (timer !== undefined) clearInterval(timer);
       clearInterval(walletTimer);
