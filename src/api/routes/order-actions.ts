@@ -90,16 +90,14 @@ export function cancelAll(deps: ApiDeps, uid: number, markets: readonly number[]
   let pending = cmds.length;
   let failed: ResultCode = ResultCode.Ok;
   if (pending === 0) return done(ResultCode.Ok, out);
-  for (const cmd of cmds) {
-    const all = cmd.type === CommandType.CancelAll;
-    gateway.submit(cmd, (code, _c, ev) => {
-      // A single cancel that finds its order finished (a fill in flight) is not a failure of the whole.
-      if (code !== ResultCode.Ok && all && failed === ResultCode.Ok) failed = code;
-      const ex = gateway.exchange;
-      for (let i = 0; i < ev.count; i++) {
-        if (ev.kind[i] === EventKind.Finished) out.push(renderOrder(ex, ex.orders.find(ev.orderId[i]!)));
-      }
-      if (--pending === 0) done(failed, out);
-    });
-  }
+  // One journal group: after a crash, the request's cancels are all there or none is.
+  gateway.submitGroup(cmds.map((cmd) => [cmd, (code, _c, ev) => {
+    // A single cancel that finds its order finished (a fill in flight) is not a failure of the whole.
+    if (code !== ResultCode.Ok && cmd.type === CommandType.CancelAll && failed === ResultCode.Ok) failed = code;
+    const ex = gateway.exchange;
+    for (let i = 0; i < ev.count; i++) {
+      if (ev.kind[i] === EventKind.Finished) out.push(renderOrder(ex, ex.orders.find(ev.orderId[i]!)));
+    }
+    if (--pending === 0) done(failed, out);
+  }] as const));
 }

@@ -39,6 +39,11 @@ const holding = (ex: Exchange, kind: number, uid: number, market: number, cur: n
  */
 function submitMarginLoan(deps: ApiDeps, type: number, kind: number, uid: number, market: number, cur: number, units: bigint,
   done: (code: ResultCode) => void): void {
+  deps.gateway.submit(marginLoan(type, kind, uid, market, cur, units), (code) => done(code));
+}
+
+/** The auto MarginBorrow or MarginRepay command of submitMarginLoan (a fresh object). @allocates */
+function marginLoan(type: number, kind: number, uid: number, market: number, cur: number, units: bigint): Command {
   const c = new Command();
   c.type = type;
   c.uid = uid; c.currency = cur; c.side = LoanKind.Auto;
@@ -46,7 +51,7 @@ function submitMarginLoan(deps: ApiDeps, type: number, kind: number, uid: number
   else c.market = market;
   if (units > BigInt(Number.MAX_SAFE_INTEGER)) c.text = units.toString();
   else c.amount = Number(units);
-  deps.gateway.submit(c, (code) => done(code));
+  return c;
 }
 
 /** Repays from the order's proceeds what the account owes in the currency it buys, then answers. */
@@ -94,12 +99,14 @@ export function placeMarginOrder(deps: ApiDeps, uid: number, place: Command, don
   const units = shortfall < min ? min : shortfall;
   const room = isCross(kind) ? crossBorrowableOf(ex, uid, pays) : marginBorrowableOf(ex, uid, m, pays);
   if (units > room) return done(ResultCode.AutoBorrowTooMuch, undefined);
-  const order = new Command().copyFrom(place);
-  submitMarginLoan(deps, CommandType.MarginBorrow, kind, uid, m, pays, units, (borrowed) => {
-    if (borrowed !== ResultCode.Ok) return done(ResultCode.AutoBorrowTooMuch, undefined);
-    deps.gateway.submit(order, (rc, stamped) => {
-      if (rc !== ResultCode.Ok) submitMarginLoan(deps, CommandType.MarginRepay, kind, uid, m, pays, units, () => undefined);
+  // The loan and the order are one journal group: a crash keeps both or neither.
+  let borrowed: ResultCode = ResultCode.Ok;
+  deps.gateway.submitGroup([
+    [marginLoan(CommandType.MarginBorrow, kind, uid, m, pays, units), (code) => { borrowed = code; }],
+    [new Command().copyFrom(place), (rc, stamped) => {
+      if (rc !== ResultCode.Ok && borrowed === ResultCode.Ok) submitMarginLoan(deps, CommandType.MarginRepay, kind, uid, m, pays, units, () => undefined);
+      if (rc !== ResultCode.Ok && borrowed !== ResultCode.Ok) return done(ResultCode.AutoBorrowTooMuch, undefined);
       after(rc, stamped);
-    });
-  });
+    }],
+  ]);
 }

@@ -5,8 +5,9 @@
  * - TRADE_RESTRICTED when the account is in its liquidation zone (margin balance below maintenance) and the
  *   order needs to borrow;
  * - AUTO_BORROW_TOO_MUCH when the shortfall is more than the account may borrow (margin, pool, user maximum);
- * - when the engine then rejects the order, the auto borrow is repaid at once (UnifiedRepay of kind auto), so
- *   a refused order leaves the account owing nothing new.
+ * - the borrow and the order are one journal group (a crash keeps both or neither); when the engine then
+ *   rejects the order, the auto borrow is repaid at once (UnifiedRepay of kind auto), so a refused order
+ *   leaves the account owing nothing new (a crash between the refusal and that repay keeps the loan).
  * Users in classic or single_currency mode trade their spot balance as before.
  */
 import { Command, CommandType } from '../../core/command.js';
@@ -20,13 +21,14 @@ import type { ApiDeps } from '../deps.js';
 /** What the caller learns: the final code and, on Ok, the stamped PlaceOrder (valid during the call). */
 export type PlaceDone = (code: ResultCode, placed: Command | undefined) => void;
 
-function submitLoan(deps: ApiDeps, type: number, uid: number, cur: number, units: bigint, done: (code: ResultCode) => void): void {
+/** An auto UnifiedBorrow or UnifiedRepay of `units` of `cur` for `uid` (a fresh object). @allocates */
+function loanCommand(type: number, uid: number, cur: number, units: bigint): Command {
   const c = new Command();
   c.type = type;
   c.uid = uid; c.currency = cur; c.side = LoanKind.Auto;
   if (units > BigInt(Number.MAX_SAFE_INTEGER)) c.text = units.toString();
   else c.amount = Number(units);
-  deps.gateway.submit(c, (code) => done(code));
+  return c;
 }
 
 /**
@@ -50,12 +52,14 @@ export function placeWithAutoBorrow(deps: ApiDeps, uid: number, place: Command, 
   const min = ex.unified.params.currencies.get(code)!.minBorrow;
   const units = shortfall < min ? min : shortfall;
   if (units > borrowableOf(ex, uid, cur, holdings)) return done(ResultCode.AutoBorrowTooMuch, undefined);
-  const order = new Command().copyFrom(place);
-  submitLoan(deps, CommandType.UnifiedBorrow, uid, cur, units, (borrowed) => {
-    if (borrowed !== ResultCode.Ok) return done(ResultCode.AutoBorrowTooMuch, undefined);
-    deps.gateway.submit(order, (rc, stamped) => {
-      if (rc !== ResultCode.Ok) submitLoan(deps, CommandType.UnifiedRepay, uid, cur, units, () => undefined);
-      done(rc, rc === ResultCode.Ok ? stamped : undefined);
-    });
-  });
+  // The loan and the order are one journal group: a crash keeps both or neither.
+  let borrowed: ResultCode = ResultCode.Ok;
+  deps.gateway.submitGroup([
+    [loanCommand(CommandType.UnifiedBorrow, uid, cur, units), (code) => { borrowed = code; }],
+    [new Command().copyFrom(place), (rc, stamped) => {
+      if (rc === ResultCode.Ok) return done(rc, stamped);
+      if (borrowed === ResultCode.Ok) deps.gateway.submit(loanCommand(CommandType.UnifiedRepay, uid, cur, units), () => undefined);
+      done(borrowed === ResultCode.Ok ? rc : ResultCode.AutoBorrowTooMuch, undefined);
+    }],
+  ]);
 }
