@@ -11,12 +11,13 @@ import { AccountKind } from './core/ledger/account-kinds.js';
 import { ResultCode } from './core/result-code.js';
 import type { ExchangeGateway } from './engine/gateway.js';
 import { openGateway } from './engine/open-gateway.js';
+import type { GatewaySnapshots, SnapshotPolicy } from './engine/gateway-snapshots.js';
 import { WallClock } from './engine/wall-clock.js';
 import { KeyStore, permsFrom } from './api/auth/key-store.js';
 import type { ApiDeps } from './api/deps.js';
 import type { Router } from './api/router.js';
 import { createServer, type Server } from './api/server.js';
-import type { SimulatorConfig } from './sim/config-file.js';
+import type { EngineConfig, SimulatorConfig } from './sim/config-file.js';
 import { simulatorSetup } from './sim/simulator-setup.js';
 import { ensureJournalDirectory } from './sim/journal-path.js';
 import { MarketDataFeed } from './api/market-data/market-data-feed.js';
@@ -39,6 +40,8 @@ export interface StartOptions {
 export interface Simulator {
   readonly server: Server;
   readonly gateway: ExchangeGateway;
+  /** Snapshots of the running engine (with a journal, unless `engine.snapshots` is false). */
+  readonly snapshots: GatewaySnapshots | undefined;
   readonly keys: KeyStore;
   readonly simClock: SimClock | undefined;
   readonly config: SimulatorConfig;
@@ -51,6 +54,19 @@ const MARKET_MAKER_TICK_MS = 100;
 /** How often the chain simulation advances to the clock's now (POST /sim/clock also advances it at once). */
 const WALLET_TICK_MS = 250;
 
+/** The snapshot policy of `engine.snapshots` (defaults in config-file.ts SnapshotConfig); none without a journal. */
+function snapshotPolicy(engine: EngineConfig): SnapshotPolicy | undefined {
+  const s = engine.snapshots;
+  if (engine.journal === undefined || s === false) return undefined;
+  return {
+    dir: s?.dir ?? `${engine.journal}.snapshots`,
+    everyCommands: s?.every_commands ?? 1_000_000,
+    everyMs: (s?.every_seconds ?? 600) * 1000,
+    keep: s?.keep ?? 3,
+    pruneJournal: s?.prune_journal ?? false,
+  };
+}
+
 /** Builds the exchange, credits opening balances and starts listening. Throws ConfigError. */
 export async function startSimulator(config: SimulatorConfig, options: StartOptions = {}): Promise<Simulator> {
   const simClock = config.clock?.type === 'sim' ? new SimClock((config.clock.start_ms ?? DEFAULT_SIM_START_MS) * 1000) : undefined;
@@ -60,9 +76,10 @@ export async function startSimulator(config: SimulatorConfig, options: StartOpti
   const engine = config.engine ?? {};
   if (engine.journal !== undefined) ensureJournalDirectory(engine.journal);
   const fsync = engine.fsync;
-  const { gateway, resumedRecords, lastTimeUs } = await openGateway(definition, clock, {
+  const { gateway, resumed, lastTimeUs, snapshots } = await openGateway(definition, clock, {
     runner: engine.runner ?? 'threaded', shards: engine.shards, journal: engine.journal,
     fsync: fsync === undefined ? undefined : typeof fsync === 'number' ? { fsync: 'interval', everyMs: fsync } : { fsync },
+    snapshots: snapshotPolicy(engine),
   });
   gateway.onStop((s) => console.error(`ringmatch: ${s.reason}; intake is stopped: every write answers 503 TOO_BUSY, `
     + 'reads keep working; GET /sim/health says why; restart to recover the journaled state'));
@@ -70,7 +87,7 @@ export async function startSimulator(config: SimulatorConfig, options: StartOpti
   const ex = gateway.exchange;
   let refused: string | undefined;
   // A resumed journal already holds the opening balances (and everything after them).
-  for (const b of resumedRecords > 0 ? [] : balances) {
+  for (const b of resumed ? [] : balances) {
     const units = ex.ledger.parse(b.currency, b.amount);
     const c = new Command();
     c.type = CommandType.Credit;
@@ -129,15 +146,18 @@ export async function startSimulator(config: SimulatorConfig, options: StartOpti
     if (timer !== undefined) clearInterval(timer);
     clearInterval(walletTimer);
     await server.close();
+    await snapshots?.close();
     await gateway.close();
     throw e;
   }
   return {
     server, gateway, keys, simClock, config,
+    snapshots,
     async close() {
       if (timer !== undefined) clearInterval(timer);
       clearInterval(walletTimer);
       await server.close();
+      await snapshots?.close();
       await gateway.close();
     },
   };

@@ -9,10 +9,13 @@ import type { ExchangeGateway } from '../engine/gateway.js';
 import type { KeyStore } from './auth/key-store.js';
 import type { WalletSim } from '../sim/chains/wallet-sim.js';
 import type { PriceTriggers } from './price-orders/price-triggers.js';
+import type { KeyAdmin } from './sub-accounts/key-admin.js';
 
 export interface ApiDeps {
   readonly gateway: ExchangeGateway;
   readonly keys: KeyStore;
+  /** API-key management over `keys` (declared keys, delayed application, key records). */
+  readonly keyAdmin: KeyAdmin;
   /** The simulated clock when one drives the engine (POST /sim/clock); undefined under the wall clock. */
   readonly simClock: SimClock | undefined;
   readonly stpGroups: readonly StpGroupDefinition[];
@@ -31,8 +34,13 @@ export interface ApiDeps {
   readonly cmd: Command;
   /** Disposers run by `close()` (timers of routes). */
   readonly onClose: (() => void)[];
+  /**
+   * Told when POST /sim/clock moved the simulated clock (what waits on the engine's time: trigger expiry,
+   * countdown cancels); each resolves once what the move made due is applied, and the route replies after.
+   */
+  readonly onClockMove: (() => Promise<void>)[];
 }
 
-export function makeDeps(init: Omit<ApiDeps, 'cmd' | 'onClose'>): ApiDeps {
-  return { ...init, cmd: new Command(), onClose: [] };
+export function makeDeps(init: Omit<ApiDeps, 'cmd' | 'onClose' | 'onClockMove'>): ApiDeps {
+  return { ...init, cmd: new Command(), onClose: [], onClockMove: [] };
 }

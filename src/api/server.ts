@@ -37,6 +37,8 @@ import { registerWalletTransferRoutes } from './routes/wallet-transfers.js';
 import { registerSubAccountTransferRoutes } from './routes/sub-account-transfers.js';
 import { registerSubAccountRoutes } from './routes/sub-accounts.js';
 import { registerSubAccountKeyRoutes } from './routes/sub-account-keys.js';
+import { KeyAdmin } from './sub-accounts/key-admin.js';
+import { restoreIdentity } from './sub-accounts/identity.js';
 import { registerSubAccountBalanceRoutes } from './routes/sub-account-balances.js';
 import { checkControlAccess } from './routes/sim-access.js';
 import { registerWalletChainRoutes } from './routes/wallet-chains.js';
@@ -159,13 +161,16 @@ export function createHttpHandler(options: ServerOptions): HttpHandler {
   const limiter = new RateLimiter(options.rateLimits ?? { enabled: true });
   const output = options.gateway.output;
   const deps = makeDeps({
-    gateway: options.gateway, keys: options.keys, simClock: options.simClock,
+    gateway: options.gateway, keys: options.keys, keyAdmin: new KeyAdmin(options.keys, options.apiKeys), simClock: options.simClock,
     stpGroups: options.stpGroups ?? [], adminToken: options.adminToken ?? '',
     wallet: options.wallet ?? new WalletSim(options.gateway, options.gateway.clock, resolveChains(options.gateway.exchange.definition.currencies, undefined)),
     priceTriggers: new PriceTriggers(options.gateway),
     orderRetentionUs: (options.cancelledOrderRetentionS ?? DEFAULT_ORDER_RETENTION_S) * 1_000_000,
   });
   deps.onClose.push(() => deps.priceTriggers.close());
+  deps.onClose.push(() => deps.keyAdmin.dispose());
+  // Accounts, keys and profiles added or changed at run time, as the journal brought them back.
+  restoreIdentity(deps);
   const router = new Router();
   registerSpotPublicRoutes(router, deps);
   registerAccountRoutes(router, deps);
@@ -182,7 +187,7 @@ export function createHttpHandler(options: ServerOptions): HttpHandler {
   registerWalletTransferRoutes(router, deps);
   registerSubAccountTransferRoutes(router, deps);
   registerSubAccountRoutes(router, deps);
-  registerSubAccountKeyRoutes(router, deps, options.apiKeys);
+  registerSubAccountKeyRoutes(router, deps);
   registerSubAccountBalanceRoutes(router, deps);
   registerUnifiedModeRoutes(router, deps);
   registerUnifiedAccountRoutes(router, deps);

@@ -1,23 +1,32 @@
 /**
  * Order-flow replay of our own journal: every record goes through a fresh inline engine (R1, book, R2) with
  * its recorded sequence number and time, so the replay ends at the live run's state hash. The journal header
- * carries the exchange definition, so the file alone is enough.
+ * carries the exchange definition, so the files alone are enough.
  *
- * Reading is streamed in 4 MiB chunks, the next read in flight while one is replayed (never the whole file); each frame's CRC-32 is checked and a torn or
- * corrupt tail ends the replay at the last whole record (reported, as recovery does). Per record: one CRC
- * pass, one FlatBuffers decode into a reused Command, one engine step; no allocation except order labels.
+ * Input: a journal file (with its archived segments beside it, `<file>.<first seq>`, read first: see
+ * engine/journal/segments.ts), or a directory holding one journal's segments. When the first segment starts
+ * after seq 1 (older segments were pruned), the replay starts from the newest snapshot that covers the gap
+ * (in `<file>.snapshots/`, or in the directory) and replays the records after it.
+ *
+ * Reading is streamed in 4 MiB chunks per segment, the next read in flight while one is replayed (never a
+ * whole file); each frame's CRC-32 is checked; a torn or corrupt tail of the last segment ends the replay at
+ * the last whole record (reported, as recovery does), a defect or a gap elsewhere is an error. Per record:
+ * one CRC pass, one FlatBuffers decode into a reused Command, one engine step; no allocation except order
+ * labels (and a group's records, held until the group is whole).
  */
-import { open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { Command, CommandType } from '../core/command.js';
+import { type Command, CommandType } from '../core/command.js';
 import type { ExchangeDefinition } from '../core/exchange/exchange-definition.js';
 import { ResultCode } from '../core/result-code.js';
 import { SimClock } from '../core/clock.js';
 import { InlineEngine } from '../engine/inline-engine.js';
-import { crc32 } from '../engine/journal/crc32.js';
-import { FRAME_BYTES, MAX_RECORD_BYTES, readU32, type JournalDefect } from '../engine/journal/format.js';
-import { readFileStart } from '../engine/journal/reader.js';
-import { decodeRecord } from '../protocol/codec.js';
+import { JournalFormatError } from '../engine/journal/format.js';
+import { readFileStart, RecordScanner } from '../engine/journal/reader.js';
+import { listSegments, type Segment, segmentsIn } from '../engine/journal/segments.js';
+import { restoreEngine } from '../engine/snapshot/capture.js';
+import { listSnapshots, readSnapshotFile } from '../engine/snapshot/snapshot-file.js';
 import type { Progress } from './progress.js';
 import { makeReport, type ReplayReport } from './report.js';
 
@@ -34,43 +43,132 @@ export interface JournalReplayResult {
   readonly report: ReplayReport;
 }
 
-/** Replays the journal at `path`; `progress` is ticked per record. @allocates (engine, report) */
+/** The segments `path` names (a file and its archived siblings, or a directory) and where snapshots would be. */
+async function layout(path: string): Promise<{ segments: Segment[]; snapshotDirs: string[] }> {
+  if ((await stat(path)).isDirectory()) return { segments: await segmentsIn(path), snapshotDirs: [path, join(path, 'snapshots')] };
+  const segments = await listSegments(path);
+  if (segments.length === 0) throw new JournalFormatError(`${path}: empty journal file`);
+  return { segments, snapshotDirs: [`${path}.snapshots`] };
+}
+
+/** The engine to replay into: fresh, or the newest snapshot covering what precedes the first segment. */
+async function startingEngine(segments: readonly Segment[], snapshotDirs: readonly string[]): Promise<{ engine: InlineEngine; after: number }> {
+  const first = segments[0]!;
+  const definition = JSON.parse(first.header.configJson) as ExchangeDefinition;
+  if (first.firstSeq <= 1) return { engine: new InlineEngine(definition, { clock: new SimClock(0) }), after: 0 };
+  const canonical = JSON.stringify(definition);
+  for (const dir of snapshotDirs) {
+    for (const s of await listSnapshots(dir)) {
+      if (s.seq < first.firstSeq - 1) continue;
+      try {
+        const data = await readSnapshotFile(s.path);
+        if (JSON.stringify(JSON.parse(data.definitionJson)) !== canonical) continue;
+        return { engine: restoreEngine(data), after: data.seq };
+      } catch {
+        // A damaged snapshot: try an older one.
+      }
+    }
+  }
+  throw new JournalFormatError(`${first.path}: the journal starts at seq ${first.firstSeq} and no snapshot covers what came before `
+    + `(looked in ${snapshotDirs.join(', ')})`);
+}
+
+/** Replays the journal at `path` (a file or a directory of segments); `progress` is ticked per record. @allocates */
 export async function replayJournal(path: string, progressSink?: Progress): Promise<JournalReplayResult> {
   const progress = progressSink?.active === true ? progressSink : undefined;
-  let fileBytes = 1;
-  let consumed = 0;
-  let pos = 0;
-  const fraction = (): number => (consumed + pos) / fileBytes;
+  const { segments, snapshotDirs } = await layout(path);
+  const { engine, after } = await startingEngine(segments, snapshotDirs);
+  const header = segments[0]!.header;
+  let totalBytes = 0;
+  for (const s of segments) totalBytes += (await stat(s.path)).size;
+  let doneBytes = 0;
+  let lastSeq = after;
+  let lastTime = 0;
+  let firstTime = -1;
+  let rejected = 0;
+  let records = 0;
+  /** Records by command type (types are below 64). */
+  const byType = new Float64Array(64);
+  const t0 = performance.now();
+  let last: { validBytes: number; fileBytes: number; reason: string | undefined } = { validBytes: 0, fileBytes: 0, reason: undefined };
+  for (const [i, seg] of segments.entries()) {
+    if (seg.firstSeq !== lastSeq + 1 && !(lastSeq === after && seg.firstSeq <= after + 1)) {
+      throw new JournalFormatError(`${seg.path}: starts at seq ${seg.firstSeq}, but what came before ends at ${lastSeq} (a segment is missing)`);
+    }
+    const r = await replaySegment(seg.path, (c) => {
+      if (c.seq <= after) return;
+      if (c.seq !== lastSeq + 1) throw new JournalFormatError(`${seg.path}: record seq ${c.seq} where ${lastSeq + 1} was expected`);
+      if (firstTime < 0) firstTime = c.time;
+      byType[c.type & 63]!++;
+      if (engine.apply(c) !== ResultCode.Ok) rejected++;
+      lastSeq = c.seq;
+      lastTime = c.time;
+      records++;
+    }, (fileFraction) => progress?.tick(records, () => (doneBytes + fileFraction) / Math.max(1, totalBytes)));
+    if (r.reason !== undefined && i < segments.length - 1) {
+      throw new JournalFormatError(`${seg.path}: damaged at byte ${r.validBytes} (${r.reason}) though later segments follow it`);
+    }
+    doneBytes += r.fileBytes;
+    last = r;
+  }
+  const wallMs = performance.now() - t0;
+  progress?.done(records);
+  engine.sequencer.resumeAfter(lastSeq);
+  const commands: Record<string, number> = {};
+  for (const [t, name] of Object.entries(TYPE_NAMES)) commands[name] = byType[Number(t)]!;
+  const stateHash = engine.stateHash();
+  const result = {
+    journal: {
+      file_bytes: last.fileBytes, valid_bytes: last.validBytes, records,
+      ...(segments.length > 1 ? { segments: segments.length } : {}),
+      ...(after > 0 ? { snapshot_seq: after } : {}),
+      ...(last.reason === undefined ? {} : { truncated_at: last.validBytes, defect: last.reason }),
+    },
+    markets: header.markets.map((m) => m.id),
+    commands,
+    rejected,
+    last_seq: lastSeq,
+    first_time_us: Math.max(firstTime, 0),
+    last_time_us: lastTime,
+    orders_issued: engine.exchange.lastOrderId,
+    trades: engine.exchange.trades.count,
+    open_orders: engine.exchange.orders.openCount,
+  };
+  return { engine, report: makeReport('journal', records, stateHash, result, wallMs) };
+}
+
+/**
+ * Streams one segment's records to `apply` with two read buffers (the next chunk is read while this one is
+ * applied: the engine never waits on disk). Reports the valid prefix.
+ */
+async function replaySegment(path: string, apply: (c: Command) => void, tick: (fileFraction: number) => void):
+  Promise<{ validBytes: number; fileBytes: number; reason: string | undefined }> {
   const fh = await open(path, 'r');
   try {
-    fileBytes = (await fh.stat()).size;
-    const { header, end } = await readFileStart(fh, path);
-    const definition = JSON.parse(header.configJson) as ExchangeDefinition;
-    const engine = new InlineEngine(definition, { clock: new SimClock(0) });
-    const cmd = new Command();
-    const byType = new Float64Array(16);
-    let rejected = 0;
-    let firstTime = -1;
-    // Two read buffers: the next chunk is read while this one is replayed (the engine never waits on disk).
+    const fileBytes = (await fh.stat()).size;
+    const { end } = await readFileStart(fh, path);
     const reads = [new Uint8Array(CHUNK), new Uint8Array(CHUNK)];
     const readInto = (b: Uint8Array, at: number): Promise<number> =>
       at >= fileBytes ? Promise.resolve(0) : fh.read(b, 0, Math.min(b.length, fileBytes - at), at).then((r) => r.bytesRead);
     let buf = new Uint8Array(2 * CHUNK);
     let have = 0;
+    let pos = 0;
     let filePos = end;
-    let records = 0;
     let which = 0;
-    consumed = end;
-    let reason: JournalDefect | undefined;
+    let consumed = end;
+    const scanner = new RecordScanner(end);
+    const onCommand = (c: Command): void => {
+      apply(c);
+      tick(consumed + pos);
+    };
     let pending = readInto(reads[0]!, filePos);
-    const t0 = performance.now();
     for (;;) {
       const n = await pending;
       const chunk = reads[which]!;
       filePos += n;
       which ^= 1;
       pending = readInto(reads[which]!, filePos);
-      if (n === 0) { if (have > 0) reason = 'torn'; break; }
+      if (n === 0) { if (have > 0 && scanner.reason === undefined) scanner.reason = 'torn'; break; }
       if (have + n > buf.length) {
         const bigger = new Uint8Array(have + n);
         bigger.set(buf.subarray(0, have));
@@ -78,46 +176,16 @@ export async function replayJournal(path: string, progressSink?: Progress): Prom
       }
       buf.set(chunk.subarray(0, n), have);
       have += n;
-      while (have - pos >= FRAME_BYTES) {
-        const len = readU32(buf, pos);
-        if (len === 0 || len > MAX_RECORD_BYTES) { reason = 'bad-length'; break; }
-        const p = pos + FRAME_BYTES;
-        if (have - p < len) break;
-        if (crc32(buf, p, p + len) !== readU32(buf, pos + 4)) { reason = 'checksum'; break; }
-        if (!decodeRecord(buf, cmd, p)) { reason = 'undecodable'; break; }
-        if (firstTime < 0) firstTime = cmd.time;
-        byType[cmd.type & 15]!++;
-        if (engine.apply(cmd) !== ResultCode.Ok) rejected++;
-        records++;
-        pos = p + len;
-        progress?.tick(records, fraction);
-      }
-      if (reason !== undefined) break;
+      pos = scanner.scan(buf, pos, have, consumed, onCommand);
+      if (scanner.reason !== undefined) break;
       consumed += pos;
       buf.copyWithin(0, pos, have);
       have -= pos;
       pos = 0;
     }
     await pending;
-    const wallMs = performance.now() - t0;
-    progress?.done(records);
-    engine.sequencer.resumeAfter(cmd.seq);
-    const commands: Record<string, number> = {};
-    for (const [t, name] of Object.entries(TYPE_NAMES)) commands[name] = byType[Number(t)]!;
-    const stateHash = engine.stateHash();
-    const result = {
-      journal: { file_bytes: fileBytes, valid_bytes: consumed + pos, records, ...(reason === undefined ? {} : { truncated_at: consumed + pos, defect: reason }) },
-      markets: header.markets.map((m) => m.id),
-      commands,
-      rejected,
-      last_seq: cmd.seq,
-      first_time_us: Math.max(firstTime, 0),
-      last_time_us: cmd.time,
-      orders_issued: engine.exchange.lastOrderId,
-      trades: engine.exchange.trades.count,
-      open_orders: engine.exchange.orders.openCount,
-    };
-    return { engine, report: makeReport('journal', records, stateHash, result, wallMs) };
+    scanner.finish();
+    return { validBytes: scanner.validEnd, fileBytes, reason: scanner.reason };
   } finally {
     await fh.close();
   }

@@ -39,6 +39,8 @@ import { ResultCode } from '../core/result-code.js';
 import { type BookFactory, InlineEngine } from './inline-engine.js';
 import type { JournalWriter } from './journal/writer.js';
 import { OutputGate } from './output-gate.js';
+import type { SnapshotData } from '../protocol/snapshot-codec.js';
+import { captureSnapshot } from './snapshot/capture.js';
 
 /** `cmd` carries what the engine stamped (seq, time, a new order's id); it and `events` are valid during the call only. */
 export type CommandDone = (code: ResultCode, cmd: Command, events: BookEvents) => void;
@@ -83,6 +85,12 @@ export interface ExchangeGateway {
   /** Resolves when every command submitted so far has completed. */
   settled(): Promise<void>;
   stateHash(): Promise<string>;
+  /**
+   * The whole state after the last command applied, for a snapshot, taken between commands (and journal
+   * groups); `createdTime` is the engine clock's. The threaded runner pauses intake while its shards copy
+   * their books. @allocates
+   */
+  capture(): Promise<SnapshotData>;
   /** Completes what it can, stops the engine and closes the journal. Never hangs on a stopped gateway. */
   close(): Promise<void>;
 }
@@ -262,6 +270,11 @@ export class InlineGateway extends GatewayCore implements ExchangeGateway {
 
   stateHash(): Promise<string> {
     return Promise.resolve(this.engine.stateHash());
+  }
+
+  capture(): Promise<SnapshotData> {
+    // Called from a task of its own, never inside a submit: between commands and groups by construction.
+    return Promise.resolve(captureSnapshot(this.engine, { createdTime: this.clock.nowUs() }));
   }
 
   close(): Promise<void> {

@@ -1,8 +1,10 @@
 /**
  * Opens the engine behind a front from the simulator's engine settings: the threaded runner (default) or the
  * inline one, optionally journaling to a file. With a journal that already holds records, the exchange is
- * rebuilt from it (a torn tail cut first) and keeps appending to it; the caller then skips the opening
- * balances, which the journal already holds. A journal written for another exchange definition is refused.
+ * rebuilt from the newest usable snapshot and the journal after it (restart.ts: a torn tail cut first) and
+ * keeps appending to it; the caller then skips the opening balances, which the journal already holds. A
+ * journal written for another exchange definition is refused. With `snapshots`, a GatewaySnapshots takes
+ * them while the gateway runs (and rotates the journal into segments).
  *
  * Durability: commands are appended to the journal as they are sequenced, before their results are known,
  * and written by group commit; the gateway's OutputGate holds every reply and push until the journal covers
@@ -13,36 +15,43 @@
 import type { Clock } from '../core/clock.js';
 import type { ExchangeDefinition } from '../core/exchange/exchange-definition.js';
 import { ConfigError } from '../core/invariant.js';
+import { ResultCode } from '../core/result-code.js';
 import { type ExchangeGateway, InlineGateway } from './gateway.js';
+import { GatewaySnapshots, type SnapshotPolicy } from './gateway-snapshots.js';
 import { type FsyncPolicy, JournalWriter } from './journal/writer.js';
-import { headerFor, openInlineJournal } from './recovery.js';
+import { headerFor } from './recovery.js';
+import { planRestart, type RestartReport, restartInline, restartThreaded } from './restart.js';
 import { ThreadedGateway } from './threaded-gateway.js';
-import { stat } from 'node:fs/promises';
 
 export interface EngineSpec {
   readonly runner: 'threaded' | 'inline';
   readonly shards?: number | undefined;
-  /** Journal file; absent: nothing is journaled. */
+  /** Journal file (the active segment); absent: nothing is journaled. */
   readonly journal?: string | undefined;
   readonly fsync?: FsyncPolicy | undefined;
+  /** Snapshots of the running gateway (needs a journal); absent: none taken, none loaded. */
+  readonly snapshots?: SnapshotPolicy | undefined;
+  /** Where start-up reports what it repaired or skipped; default console.warn. */
+  readonly log?: ((message: string) => void) | undefined;
 }
 
 export interface OpenedGateway {
   /** The gateway, owning the journal (if any): `gateway.journal`, closed by `gateway.close()`. */
   readonly gateway: ExchangeGateway;
-  /** Records replayed from an existing journal (0 for a fresh start). */
+  /** Records replayed from an existing journal (0 for a fresh start, or all covered by the snapshot). */
   readonly resumedRecords: number;
   /** Time of the last replayed record, µs (0 for a fresh start). */
   readonly lastTimeUs: number;
+  /** True when a journal (or snapshot) already held state: the opening balances are in it. */
+  readonly resumed: boolean;
+  /** What the restart loaded and replayed, when it restarted. */
+  readonly restart?: RestartReport | undefined;
+  /** The snapshot taker, when `snapshots` is set: close it before the gateway. */
+  readonly snapshots?: GatewaySnapshots | undefined;
 }
 
 /** With a journal and no policy given: sync before every reply, with group commit. */
 export const DEFAULT_FSYNC: FsyncPolicy = { fsync: 'batch' };
-
-const sizeOf = (path: string): Promise<number> => stat(path).then((s) => s.size, (e: unknown) => {
-  if ((e as NodeJS.ErrnoException).code === 'ENOENT') return 0;
-  throw e;
-});
 
 function sameDefinition(path: string, expected: ExchangeDefinition, stored: ExchangeDefinition): void {
   if (JSON.stringify(stored) !== JSON.stringify(expected)) {
@@ -54,33 +63,37 @@ function sameDefinition(path: string, expected: ExchangeDefinition, stored: Exch
 /** @allocates */
 export async function openGateway(def: ExchangeDefinition, clock: Clock, spec: EngineSpec): Promise<OpenedGateway> {
   const shards = spec.shards;
-  if (spec.journal === undefined) {
-    const gateway = spec.runner === 'inline' ? new InlineGateway(def, clock) : new ThreadedGateway(def, clock, { shards });
-    return { gateway, resumedRecords: 0, lastTimeUs: 0 };
-  }
   const path = spec.journal;
+  if (path === undefined) {
+    const gateway = spec.runner === 'inline' ? new InlineGateway(def, clock) : new ThreadedGateway(def, clock, { shards });
+    return { gateway, resumedRecords: 0, lastTimeUs: 0, resumed: false };
+  }
   const fsync = spec.fsync ?? DEFAULT_FSYNC;
-  if (spec.runner === 'inline') {
-    const r = await openInlineJournal(path, def, clock, fsync);
-    const gateway = new InlineGateway(def, clock, { engine: r.engine, journal: r.journal });
-    await refuseOther(gateway, path, def, r.definition);
-    return { gateway, resumedRecords: r.report.records, lastTimeUs: r.lastTimeUs };
-  }
-  if (await sizeOf(path) === 0) {
+  const log = spec.log ?? ((m: string) => console.warn(`ringmatch: ${m}`));
+  const plan = await planRestart(path, spec.snapshots?.dir, log);
+  let opened: OpenedGateway;
+  if (plan === undefined) {
     const journal = await JournalWriter.open(path, headerFor(def, clock.nowUs()), fsync);
-    return { gateway: new ThreadedGateway(def, clock, { shards, journal }), resumedRecords: 0, lastTimeUs: 0 };
+    const gateway = spec.runner === 'inline' ? new InlineGateway(def, clock, { journal }) : new ThreadedGateway(def, clock, { shards, journal });
+    opened = { gateway, resumedRecords: 0, lastTimeUs: 0, resumed: false };
+  } else {
+    sameDefinition(path, def, plan.definition);
+    if (spec.runner === 'inline') {
+      const r = await restartInline(plan, path, clock, fsync);
+      opened = { gateway: new InlineGateway(def, clock, { engine: r.engine, journal: r.journal }), resumedRecords: r.report.replayed,
+        lastTimeUs: r.report.lastTimeUs, resumed: true, restart: r.report };
+    } else {
+      // The engine reports failures from its start; the gateway it is given to exists only after the replay.
+      const owner: { gateway?: ThreadedGateway } = {};
+      const r = await restartThreaded(plan, path, clock, fsync, {
+        shards: shards ?? 1, onFailure: (f) => owner.gateway?.stop(ResultCode.EngineStopped, f.message),
+      });
+      const gateway = new ThreadedGateway(def, clock, { shards, journal: r.journal }, { engine: r.engine, mirror: r.mirror });
+      owner.gateway = gateway;
+      if (r.engine.failure !== undefined) gateway.stop(ResultCode.EngineStopped, r.engine.failure.message);
+      opened = { gateway, resumedRecords: r.report.replayed, lastTimeUs: r.report.lastTimeUs, resumed: true, restart: r.report };
+    }
   }
-  const r = await ThreadedGateway.recover(path, clock, fsync, { shards });
-  await refuseOther(r.gateway, path, def, r.definition);
-  return { gateway: r.gateway, resumedRecords: r.records, lastTimeUs: r.lastTimeUs };
-}
-
-/** Closes `gateway` and throws when the journal was written for another definition. */
-async function refuseOther(gateway: ExchangeGateway, path: string, expected: ExchangeDefinition, stored: ExchangeDefinition): Promise<void> {
-  try {
-    sameDefinition(path, expected, stored);
-  } catch (e) {
-    await gateway.close();
-    throw e;
-  }
+  if (spec.snapshots === undefined) return opened;
+  return { ...opened, snapshots: new GatewaySnapshots(opened.gateway, path, spec.snapshots, log) };
 }

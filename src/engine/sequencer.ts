@@ -12,13 +12,19 @@ import type { JournalWriter } from './journal/writer.js';
 export class Sequencer {
   #seq: number;
   readonly #clock: Clock;
-  readonly #journal: JournalWriter | undefined;
+  #journal: JournalWriter | undefined;
 
   /** `lastSeq`: the last sequence already applied (after recovery), 0 for a new log. */
   constructor(clock: Clock, journal?: JournalWriter, lastSeq = 0) {
     this.#clock = clock;
     this.#journal = journal;
     this.#seq = lastSeq;
+  }
+
+  /** Attaches the journal commands are appended to from now on (recovery opens it after the replay). */
+  attach(journal: JournalWriter): void {
+    if (this.#journal !== undefined) throw new Error('the sequencer already has a journal');
+    this.#journal = journal;
   }
 
   get lastSeq(): number {

@@ -25,14 +25,13 @@
  * engine, once: `onFailure` is called, `failure` holds it, `submit` answers Busy, pump/poll do nothing and
  * `run`/`stateHash` reject with it. Callbacks of commands still queued or in flight are not called by the
  * engine (their results are unknown, not false) until the owner calls `abandon(code)`, which answers them
- * all with that code; those commands were journaled when stamped, so `ThreadedEngine.recover(journalPath, …)`
- * replays them, and a client learns the outcome from the recovered state. `close` on a failed engine
+ * all with that code; those commands were journaled when stamped, so a restart (restart.ts) replays them,
+ * and a client learns the outcome from the recovered state. `close` on a failed engine
  * terminates the surviving workers.
  *
- * Recovery (`recover`): repairs the journal (cuts a torn tail), starts fresh workers and replays every
- * journaled record through this engine's own pump/poll path in sequence order with the recorded seq and
- * time (no re-stamping, no re-journaling), so books and ledger end where the journal left them; then intake
- * continues numbering after the last record.
+ * Recovery (restart.ts): a fresh engine, started from a snapshot's books and exchange state or empty, takes
+ * the journaled records through `submitReplayed` (recorded seq and time, no re-stamping, no re-journaling)
+ * and its own pump/poll path, so books and ledger end where the journal left them.
  */
 import type { Clock } from '../core/clock.js';
 import { Command, CommandType } from '../core/command.js';
@@ -41,18 +40,18 @@ import { Exchange, isBookCommand } from '../core/exchange/exchange.js';
 import type { ExchangeDefinition } from '../core/exchange/exchange-definition.js';
 import { BookEvents, EventKind } from '../core/matching/book-events.js';
 import { ResultCode } from '../core/result-code.js';
-import type { JournalReport } from './journal/reader.js';
-import { readJournal, repairJournal } from './journal/reader.js';
-import { type FsyncPolicy, JournalWriter } from './journal/writer.js';
+import type { JournalWriter } from './journal/writer.js';
 import { seqLt } from './ring/layout.js';
 import { NO_SEQ, SpscRing } from './ring/spsc-ring.js';
 import { AsyncWait } from './ring/wait-strategy.js';
 import { Sequencer } from './sequencer.js';
 import {
-  CMD_SLOT_F64, CTRL_CRASH, CTRL_HASH, CTRL_STOP, E_CODE, E_END, E_KIND, E_LOTS, E_MAKER, E_MAKER_USER, E_ORDER, E_PRICE, E_USER,
+  CMD_SLOT_F64, CTRL_CAPTURE, CTRL_CRASH, CTRL_HASH, CTRL_STOP, E_CODE, E_END, E_KIND, E_LOTS, E_MAKER, E_MAKER_USER, E_ORDER, E_PRICE, E_USER,
   EVENT_SLOT_F64, writeCommand,
 } from './shard/shard-protocol.js';
 import type { ShardData } from './shard/market-shard.worker.js';
+import type { BookState, SnapshotData } from '../protocol/snapshot-codec.js';
+import { SNAPSHOT_VERSION } from './snapshot/format.js';
 import { spawnWorker } from './workers/spawn-worker.js';
 import type { Worker } from 'node:worker_threads';
 
@@ -72,30 +71,14 @@ export interface ThreadedEngineOptions {
   readonly intake?: number | undefined;
   /**
    * Called once, from an event of the worker's, when the first shard worker fails (see the module header).
-   * Must not throw. The engine is unusable afterwards: close it and `recover` from the journal.
+   * Must not throw. The engine is unusable afterwards: close it and restart from the journal (restart.ts).
    */
   readonly onFailure?: ((failure: EngineFailure) => void) | undefined;
-}
-
-/** Options of `ThreadedEngine.recover`: those of `start` except the journal, which recover opens itself. */
-export interface ThreadedRecoverOptions extends Omit<ThreadedEngineOptions, 'journal'> {
   /**
-   * Reopens the journal at the recovered path for appending with this policy and attaches it, so the
-   * recovered engine keeps journaling after the replayed records; absent: the recovered engine journals nothing.
+   * A snapshot to start from (recovery): every market's resting orders, restored in the shards before the
+   * first command, and the exchange state; the sequencer continues after `seq`.
    */
-  readonly fsync?: FsyncPolicy | undefined;
-  /** Given the engine before the replay: the callback it returns sees each replayed record's result, in order. */
-  readonly replayObserver?: ((engine: ThreadedEngine) => ResultCallback) | undefined;
-}
-
-export interface ThreadedRecovered {
-  /** Running, with every whole journaled record applied; intake open. */
-  readonly engine: ThreadedEngine;
-  /** The journal read: records replayed, and where and why a damaged tail was cut (`truncatedAt`, `reason`). */
-  readonly report: JournalReport;
-  readonly definition: ExchangeDefinition;
-  /** The reopened journal (with `fsync`), owned by the caller: close it after the engine. */
-  readonly journal: JournalWriter | undefined;
+  readonly snapshot?: SnapshotData | undefined;
 }
 
 /** Why an engine stopped: an invariant broke while a command was applied (`cause`), so state may be half-applied. */
@@ -169,6 +152,10 @@ export class ThreadedEngine {
   readonly #none = new BookEvents(1);
   readonly #wait = new AsyncWait({ timeoutMs: 50 });
   #failed: EngineFailure | undefined;
+  /** Set while a capture waits: pump takes nothing more once it is between groups. */
+  #paused = false;
+  /** The last command stamped belongs to a group whose next command has not been stamped yet. */
+  #midGroup = false;
   /** Set by closeIntake: submits answer Busy. */
   #intakeClosed = false;
   /** Set by close: worker exits from then on are expected. */
@@ -193,36 +180,6 @@ export class ThreadedEngine {
     });
   }
 
-  /**
-   * Rebuilds an engine from the journal at `path` (see the module header): cuts a damaged tail (reported),
-   * starts fresh workers, replays every whole record in order with its recorded seq and time, waits for all
-   * of it, and returns the engine with intake open and its sequencer after the last record.
-   * Cost: two passes over the file when its tail is damaged, one otherwise; holds every record in memory
-   * (one Command each) while replaying; replays at the threaded runner's speed. Throws (after stopping the
-   * workers) if a shard fails during the replay; the journal is left as repaired.
-   * @allocates
-   */
-  static async recover(path: string, options: ThreadedRecoverOptions): Promise<ThreadedRecovered> {
-    const records: Command[] = [];
-    let report = await readJournal(path, (c) => { records.push(new Command().copyFrom(c)); });
-    if (report.truncatedAt !== undefined) report = await repairJournal(path);
-    const definition = JSON.parse(report.header.configJson) as ExchangeDefinition;
-    const journal = options.fsync === undefined ? undefined : await JournalWriter.open(path, report.header, options.fsync);
-    const engine = ThreadedEngine.start(definition, { ...options, journal });
-    const observed = options.replayObserver?.(engine) ?? noop;
-    try {
-      for (const c of records) {
-        while (engine.#submitReplayed(c, observed) === ResultCode.Busy) await engine.run();
-      }
-      await engine.run();
-    } catch (e) {
-      await engine.close();
-      await journal?.close();
-      throw e;
-    }
-    return { engine, report, definition, journal };
-  }
-
   /** Starts the shard workers. @allocates */
   static start(def: ExchangeDefinition, options: ThreadedEngineOptions): ThreadedEngine {
     const n = Math.max(1, options.shards);
@@ -234,15 +191,23 @@ export class ThreadedEngine {
     for (let i = 0; i < n; i++) {
       const commands = SpscRing.create({ capacity: commandCapacity, slotWords: CMD_SLOT_F64 * 2 });
       const events = SpscRing.create({ capacity: eventCapacity, slotWords: EVENT_SLOT_F64 * 2 });
+      const markets = shardOf.flatMap((s, m) => (s === i ? [m] : []));
+      const snap = options.snapshot;
       const data: ShardData = {
         definition: def,
-        markets: shardOf.flatMap((s, m) => (s === i ? [m] : [])),
+        markets,
         rings: { commands: commands.sab, events: events.sab, commandCapacity, eventCapacity },
+        ...(snap === undefined ? {} : { books: Object.fromEntries(markets.map((m) => [m, snap.books[m]!])) }),
       };
       const worker = spawnWorker(new URL('./shard/market-shard.worker.js', import.meta.url), data);
       shards.push({ worker, commands, events });
     }
-    return new ThreadedEngine(def, options, shards, shardOf);
+    const engine = new ThreadedEngine(def, options, shards, shardOf);
+    if (options.snapshot !== undefined) {
+      engine.exchange.importState(options.snapshot.exchange);
+      engine.sequencer.resumeAfter(options.snapshot.seq);
+    }
+    return engine;
   }
 
   /** The failure that stopped this engine, if any. */
@@ -272,8 +237,11 @@ export class ThreadedEngine {
     return ResultCode.Ok;
   }
 
-  /** Queues a journaled command for replay: it keeps its seq and time and is not journaled again. */
-  #submitReplayed(cmd: Command, done: ResultCallback): ResultCode {
+  /**
+   * Recovery only: queues a journaled command for replay; it keeps its seq and time and is not journaled
+   * again. Busy when the intake is full (run, then retry).
+   */
+  submitReplayed(cmd: Command, done: ResultCallback = noop): ResultCode {
     return this.#enqueue(cmd, done, 1, 0);
   }
 
@@ -293,6 +261,8 @@ export class ThreadedEngine {
     const q = this.#intake;
     let moved = 0;
     while (q.size > 0 && this.#failed === undefined) {
+      // A capture waits for a moment between groups (see capture()).
+      if (this.#paused && !this.#midGroup) break;
       const c = q.cmds[q.head]!;
       const book = isBookCommand(c.type);
       // Funds commands are barriers (R2 in flight may change what they read); records touch no balance.
@@ -300,8 +270,9 @@ export class ThreadedEngine {
       if (book && this.#shards[this.#shardOf[c.market] ?? 0]!.commands.freeSlots() === 0) break;
       if (book && this.#pending.size === this.#pending.capacity) break;
       if (!this.#headStamped) {
+        this.#midGroup = q.continues[q.head] === 1;
         if (q.replayed[q.head] === 0) {
-          this.sequencer.stamp(c, q.continues[q.head] === 1);
+          this.sequencer.stamp(c, this.#midGroup);
         } else {
           invariant(c.seq > this.sequencer.lastSeq, 'replayed command out of sequence order');
           this.sequencer.resumeAfter(c.seq);
@@ -406,6 +377,62 @@ export class ThreadedEngine {
     await this.#wait.waitFor(ring, (ring.consumed + 1) | 0);
   }
 
+  /**
+   * Captures the whole state (snapshots): stops taking commands from intake at the next moment between groups,
+   * lets everything in flight complete, asks every shard for its books, and copies the exchange state; then
+   * intake resumes. Commands submitted meanwhile wait in intake (a full intake answers Busy). `seq` is the
+   * last command applied (a command stamped but waiting to retry is not in the capture). @allocates
+   */
+  async capture(options: { createdTime?: number } = {}): Promise<SnapshotData> {
+    if (this.#failed !== undefined) throw this.#failed;
+    invariant(!this.#paused, 'a capture is already in progress');
+    this.#paused = true;
+    try {
+      for (;;) {
+        this.#throwIfFailed();
+        const progressed = this.pump() + this.poll();
+        if (this.#pending.size === 0 && !this.#midGroup) break;
+        if (progressed === 0) await this.waitForProgress();
+      }
+      const replies = this.#shards.map((s) => this.#reply<{ books: [number, BookState][] }>(s, (m) => 'books' in m));
+      const ctrl = new Command();
+      ctrl.type = CTRL_CAPTURE;
+      for (const s of this.#shards) this.#control(s, ctrl);
+      const books: BookState[] = [];
+      for (const r of await Promise.all(replies)) for (const [m, b] of r.books) books[m] = b;
+      return {
+        formatVersion: SNAPSHOT_VERSION,
+        seq: this.sequencer.lastSeq - (this.#headStamped ? 1 : 0),
+        createdTime: options.createdTime ?? Date.now() * 1000,
+        definitionJson: JSON.stringify(this.exchange.definition),
+        exchange: this.exchange.exportState(),
+        books,
+      };
+    } finally {
+      this.#paused = false;
+    }
+  }
+
+  #throwIfFailed(): void {
+    const f = this.#failed;
+    if (f !== undefined) throw f;
+  }
+
+  /** The shard's next message passing `pred`; rejects when it exits first. */
+  #reply<T>(s: Shard, pred: (m: object) => boolean): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const onExit = (): void => { s.worker.off('message', onMessage); reject(this.#failed ?? new Error('shard exited before answering')); };
+      const onMessage = (m: object): void => {
+        if (!pred(m)) return;
+        s.worker.off('message', onMessage);
+        s.worker.off('exit', onExit);
+        resolve(m as T);
+      };
+      s.worker.once('exit', onExit);
+      s.worker.on('message', onMessage);
+    });
+  }
+
   /** Dispatches what intake allows (stamping journals it), then resolves when the journal has it durable. */
   flush(): Promise<void> {
     this.pump();
@@ -415,14 +442,7 @@ export class ThreadedEngine {
   /** The state hash, after everything submitted has completed. */
   async stateHash(): Promise<string> {
     await this.run();
-    const replies = this.#shards.map((s) => new Promise<[number, string][]>((resolve, reject) => {
-      const onExit = (): void => reject(this.#failed ?? new Error('shard exited before answering'));
-      s.worker.once('exit', onExit);
-      s.worker.once('message', (m: { hashes: [number, string][] }) => {
-        s.worker.off('exit', onExit);
-        resolve(m.hashes);
-      });
-    }));
+    const replies = this.#shards.map((s) => this.#reply<{ hashes: [number, string][] }>(s, (m) => 'hashes' in m).then((m) => m.hashes));
     const ctrl = new Command();
     ctrl.type = CTRL_HASH;
     for (const s of this.#shards) this.#control(s, ctrl);

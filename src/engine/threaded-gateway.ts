@@ -21,7 +21,8 @@ import type { ExchangeDefinition } from '../core/exchange/exchange-definition.js
 import { BookEvents } from '../core/matching/book-events.js';
 import { ResultCode } from '../core/result-code.js';
 import { addUserCommand, type CommandDone, type ExchangeGateway, GatewayCore, type GatewayStop, type GroupEntry } from './gateway.js';
-import type { FsyncPolicy, JournalWriter } from './journal/writer.js';
+import type { JournalWriter } from './journal/writer.js';
+import type { SnapshotData } from '../protocol/snapshot-codec.js';
 import { EngineFailure, ThreadedEngine } from './threaded-engine.js';
 
 export interface ThreadedGatewayOptions {
@@ -43,7 +44,10 @@ export class ThreadedGateway extends GatewayCore implements ExchangeGateway {
   #driving: Promise<void> | undefined;
   #active = false;
 
-  /** Starts shard workers for `def`, or wraps an engine `recover` returned with the mirror rebuilt on the way. */
+  /**
+   * Starts shard workers for `def`, or wraps an engine a restart rebuilt (restart.ts) with the mirror kept on
+   * the way (its owner routes the engine's failures to this gateway's `stop`).
+   */
   constructor(def: ExchangeDefinition, clock: Clock, options: ThreadedGatewayOptions = {}, recovered?: { engine: ThreadedEngine; mirror: BookMirror }) {
     super(options.journal);
     const onFailure = (f: EngineFailure): void => this.stop(ResultCode.EngineStopped, f.message);
@@ -51,36 +55,6 @@ export class ThreadedGateway extends GatewayCore implements ExchangeGateway {
       ?? ThreadedEngine.start(def, { clock, shards: options.shards ?? 1, journal: options.journal, onFailure });
     this.clock = clock;
     this.mirror = recovered?.mirror ?? new BookMirror(def.markets.length);
-  }
-
-  /**
-   * Rebuilds the exchange from the journal at `path` (see ThreadedEngine.recover: a torn tail is cut, every
-   * record replayed in the workers with its recorded time) and keeps journaling to it with `fsync`. The depth
-   * mirror follows the replay. Resolves with the gateway and what the journal held.
-   * @allocates
-   */
-  static async recover(path: string, clock: Clock, fsync: FsyncPolicy, options: Omit<ThreadedGatewayOptions, 'journal'> = {}):
-    Promise<{ gateway: ThreadedGateway; definition: ExchangeDefinition; records: number; lastTimeUs: number }> {
-    let mirror: BookMirror | undefined;
-    let lastTimeUs = 0;
-    // The engine reports failures from its start; the gateway it is given to exists only after the replay.
-    const owner: { gateway?: ThreadedGateway } = {};
-    const r = await ThreadedEngine.recover(path, {
-      clock, shards: options.shards ?? 1, fsync,
-      onFailure: (f) => owner.gateway?.stop(ResultCode.EngineStopped, f.message),
-      replayObserver: (engine) => {
-        mirror = new BookMirror(engine.exchange.markets.length);
-        return (code, c, events) => {
-          lastTimeUs = c.time;
-          if (code === ResultCode.Ok) mirror!.apply(c, events, engine.exchange.orders);
-        };
-      },
-    });
-    const gateway = new ThreadedGateway(r.definition, clock, { ...options, journal: r.journal },
-      { engine: r.engine, mirror: mirror ?? new BookMirror(r.definition.markets.length) });
-    owner.gateway = gateway;
-    if (r.engine.failure !== undefined) gateway.stop(ResultCode.EngineStopped, r.engine.failure.message);
-    return { gateway, definition: r.definition, records: r.report.records, lastTimeUs };
   }
 
   get exchange(): Exchange {
@@ -138,6 +112,10 @@ export class ThreadedGateway extends GatewayCore implements ExchangeGateway {
   async stateHash(): Promise<string> {
     await this.settled();
     return this.engine.stateHash();
+  }
+
+  capture(): Promise<SnapshotData> {
+    return this.engine.capture({ createdTime: this.clock.nowUs() });
   }
 
   async close(): Promise<void> {

@@ -44,6 +44,8 @@ export interface JournalHeaderData {
   readonly currencies: readonly CurrencySpec[];
   /** Anything else the run depends on, as JSON ('' when none). */
   readonly configJson: string;
+  /** Seq of the file's first record: 1 for a journal's first segment (absent in older files: 1). */
+  readonly firstSeq?: number | undefined;
 }
 
 const sharedBuilder = new Builder(512);
@@ -226,7 +228,8 @@ export function encodeHeader(h: JournalHeaderData): Uint8Array {
   const currenciesVec = FbJournalHeader.createCurrenciesVector(b, currencies);
   const config = b.createString(h.configJson);
   invariant(h.formatVersion >>> 0 === h.formatVersion, 'format version outside uint32');
-  b.finish(FbJournalHeader.createJournalHeader(b, h.formatVersion, h.createdTime, marketsVec, currenciesVec, config));
+  b.finish(FbJournalHeader.createJournalHeader(b, h.formatVersion, h.createdTime, marketsVec, currenciesVec, config,
+    h.firstSeq === undefined || h.firstSeq === 1 ? 0 : h.firstSeq));
   return b.asUint8Array().slice();
 }
 
@@ -268,5 +271,6 @@ export function decodeHeader(bytes: Uint8Array): JournalHeaderData {
     markets,
     currencies,
     configJson: str(h.configJson()) ?? '',
+    ...(h.firstSeq() > 1 ? { firstSeq: h.firstSeq() } : {}),
   };
 }

@@ -40,10 +40,32 @@ export interface EngineConfig {
   readonly runner?: 'threaded' | 'inline' | undefined;
   /** Shard workers of the threaded runner; default 1. */
   readonly shards?: number | undefined;
-  /** Journal file: every command is appended; on start an existing journal is replayed and continued. */
+  /**
+   * Journal file (the active segment): every command is appended before its reply leaves; on start the newest
+   * snapshot and the journal after it are replayed and the journal continued.
+   */
   readonly journal?: string | undefined;
-  /** When appends reach the disk: "batch", "never", or every N ms (default 20). */
+  /**
+   * When a reply may leave: "batch" (default: written and fdatasync'ed, group commit), a number N (written;
+   * synced at most every N ms), "never" (written; syncing left to the OS).
+   */
   readonly fsync?: 'batch' | 'never' | number | undefined;
+  /** Snapshots of the running engine (with a journal): on by default, false for none. */
+  readonly snapshots?: false | SnapshotConfig | undefined;
+}
+
+/** engine.snapshots (docs/http.md, "Journal, snapshots and restart"). */
+export interface SnapshotConfig {
+  /** Commands between snapshots; default 1,000,000; 0: not by count. */
+  readonly every_commands?: number | undefined;
+  /** Seconds between snapshots while commands arrive; default 600; 0: not by time. */
+  readonly every_seconds?: number | undefined;
+  /** Snapshots kept; default 3. */
+  readonly keep?: number | undefined;
+  /** Directory; default the journal's path with ".snapshots" appended. */
+  readonly dir?: string | undefined;
+  /** Delete journal segments the oldest kept snapshot covers; default false (the whole history stays replayable). */
+  readonly prune_journal?: boolean | undefined;
 }
 
 export interface FileUser extends SimUser {

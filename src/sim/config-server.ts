@@ -25,12 +25,21 @@ export function validateServer(o: Obj): void {
   optional(o, 'body_limit', '', integer(1024, 64 << 20));
   optional(o, 'cancelled_order_retention_s', '', integer(0, 1_000_000_000));
   optional(o, 'engine', '', (e, ep) => {
-    const eo = object(e, ep, ['runner', 'shards', 'journal', 'fsync']);
+    const eo = object(e, ep, ['runner', 'shards', 'journal', 'fsync', 'snapshots']);
     if (eo.runner !== undefined && eo.runner !== 'threaded' && eo.runner !== 'inline') fail(`${ep}.runner`, 'must be "threaded" or "inline"');
     optional(eo, 'shards', ep, integer(1, 64));
     optional(eo, 'journal', ep, (j, jp) => (typeof j === 'string' && j !== '' ? j : fail(jp, 'must be a file path')));
     optional(eo, 'fsync', ep, (f, fp) => (f === 'batch' || f === 'never' || (typeof f === 'number' && Number.isInteger(f) && f >= 0 && f <= 60_000)
       ? f : fail(fp, 'must be "batch", "never" or an interval in ms (0..60000)')));
+    optional(eo, 'snapshots', ep, (v, vp) => {
+      if (v === false) return;
+      const so = object(v, vp, ['every_commands', 'every_seconds', 'keep', 'dir', 'prune_journal']);
+      optional(so, 'every_commands', vp, integer(0, Number.MAX_SAFE_INTEGER));
+      optional(so, 'every_seconds', vp, integer(0, 31_536_000));
+      optional(so, 'keep', vp, integer(1, 1000));
+      optional(so, 'dir', vp, (d, dp) => (typeof d === 'string' && d !== '' ? d : fail(dp, 'must be a directory path')));
+      optional(so, 'prune_journal', vp, bool);
+    });
   });
   optional(o, 'api_key_limit', '', integer(1, 1000));
   optional(o, 'api_key_change_delay_ms', '', integer(0, 3_600_000));

@@ -1,5 +1,5 @@
-// Journal replay ends at the live run's state hash; the report is deterministic apart from timing; the
-// command line prints exactly one JSON document with --json.
+// Journal replay ends at the live run's state hash (journal groups included); the report is deterministic apart
+// from timing; the command line prints exactly one JSON document with --json.
 import { execFile } from 'node:child_process';
 import { appendFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,7 +11,12 @@ import { Progress, renderBar } from '../../src/backtest/progress.js';
 import { parseReplayArgs } from '../../src/backtest/replay-args.js';
 import { runReplay } from '../../src/backtest/replay-command.js';
 import { deterministicJson } from '../../src/backtest/report.js';
-import { writeLiveJournal } from './journal-fixture.js';
+import { SimClock } from '../../src/core/clock.js';
+import { InlineEngine } from '../../src/engine/inline-engine.js';
+import { JournalWriter } from '../../src/engine/journal/writer.js';
+import { headerFor } from '../../src/engine/recovery.js';
+import { ENGINE_DEFINITION, EngineStream } from '../support/engine-stream.js';
+import { T0, writeLiveJournal } from './journal-fixture.js';
 
 const run = promisify(execFile);
 const dirs: string[] = [];
@@ -57,6 +62,29 @@ describe('journal replay', () => {
     const { report } = await replayJournal(path);
     expect(report.state_hash).toBe(live.hash);
     expect(report.result.journal).toMatchObject({ records: live.records, defect: 'torn' });
+  });
+
+  it('replays journal groups whole and cuts a group the file ends inside, as recovery does', async () => {
+    const path = join(await tempDir(), 'groups.journal');
+    const clock = new SimClock(T0);
+    const journal = await JournalWriter.open(path, headerFor(ENGINE_DEFINITION, T0), { fsync: 'never' });
+    const engine = new InlineEngine(ENGINE_DEFINITION, { clock, journal });
+    const s = new EngineStream(21);
+    for (const c of s.openings()) engine.submit(c);
+    // Groups of three commands (the first two carry the group flag), then one group left open.
+    for (let i = 0; i < 300; i++) {
+      clock.advanceBy(1);
+      engine.submit(s.next(), i % 3 !== 2);
+    }
+    const whole = engine.stateHash();
+    const records = engine.sequencer.lastSeq;
+    engine.submit(s.next(), true);
+    await engine.flush();
+    await journal.close();
+    const { report } = await replayJournal(path);
+    expect(report.state_hash).toBe(whole);
+    expect(report.result.journal).toMatchObject({ records, defect: 'group' });
+    expect(report.result).toMatchObject({ last_seq: records });
   });
 
   it('prints one JSON document with --json and no progress bar, even on a terminal', async () => {

@@ -1,5 +1,5 @@
 // A shard worker dies mid-stream: the threaded engine stops taking commands (Busy), reports the failure once,
-// never answers the commands it lost, and `ThreadedEngine.recover` rebuilds it from the journal to the state
+// never answers the commands it lost, and a restart (restart.ts) rebuilds it from the journal to the state
 // an inline run of the journaled prefix reaches; the recovered engine then tracks an inline engine fed the
 // same continuation.
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ResultCode } from '../../src/core/result-code.js';
 import { InlineEngine } from '../../src/engine/inline-engine.js';
 import { headerFor, recoverFromJournal } from '../../src/engine/recovery.js';
+import { planRestart, restartThreaded } from '../../src/engine/restart.js';
 import { JournalWriter } from '../../src/engine/journal/writer.js';
 import { type EngineFailure, ShardFailure, ThreadedEngine } from '../../src/engine/threaded-engine.js';
 import { CRASH_DEFINITION, CRASH_T0, TickClock, crashPrefix } from '../support/crash-stream.js';
@@ -83,12 +84,12 @@ describe('ThreadedEngine worker failure', () => {
     const ref = inlineRun(stamped);
     for (const [seq, code] of answered) expect(code, `seq ${seq}`).toBe(ref.codes[seq - 1]);
 
-    const { engine: recovered, report, journal: reopened } = await ThreadedEngine.recover(path, {
-      clock: new TickClock(stamped), shards: 2, commandRing: 256, eventRing: 512, intake: 1024, fsync: { fsync: 'batch' },
-    });
+    const plan = (await planRestart(path, undefined, () => undefined))!;
+    expect(plan.repaired?.truncatedAt).toBeUndefined();
+    const { engine: recovered, report, journal: reopened } = await restartThreaded(plan, path, new TickClock(stamped), { fsync: 'batch' },
+      { shards: 2, commandRing: 256, eventRing: 512, intake: 1024 });
     try {
-      expect(report.records).toBe(stamped);
-      expect(report.truncatedAt).toBeUndefined();
+      expect(report.replayed).toBe(stamped);
       expect(recovered.sequencer.lastSeq).toBe(stamped);
       expect(await recovered.stateHash()).toBe(ref.hash);
 

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Command } from '../../src/core/command.js';
 import { ResultCode } from '../../src/core/result-code.js';
+import type { PriceOrder } from '../../src/api/price-orders/price-order-store.js';
 import { parseCreateOrder } from '../../src/api/spot-order-request.js';
 import { SLOW_CONSUMER_CLOSE } from '../../src/api/ws/ws-server.js';
 import type { Simulator } from '../../src/main.js';
@@ -67,11 +68,13 @@ describe('websocket channels', () => {
     expect(ok.result).toEqual({ status: 'success' });
     const from = s.frames.length;
     const triggers = sim.server.deps.priceTriggers;
-    const o = triggers.store.add({ uid: 10001, market: 0, triggerTicks: 1, triggerPrice: '0.01', rule: '<=', expiration: 0, createUs: 1,
-      put: { type: 'limit', side: 'buy', price: '100', amount: '0.01', account: 'normal', time_in_force: 'gtc', auto_borrow: false, auto_repay: false, text: '' } });
+    const o = await new Promise<PriceOrder>((resolve, reject) => triggers.create({ uid: 10001, market: 0, triggerTicks: 1, triggerPrice: '0.01',
+      rule: '<=', expiration: 0, createUs: 1,
+      put: { type: 'limit', side: 'buy', price: '100', amount: '0.01', account: 'normal', time_in_force: 'gtc', auto_borrow: false, auto_repay: false, text: '' } },
+    (code, created) => (created !== undefined ? resolve(created) : reject(new Error(`refused: ${code}`)))));
     const put = await s.next((f) => f.channel === 'spot.priceorders' && f.event === 'update', 3000, from);
     expect(put.result).toEqual([expect.objectContaining({ id: o.id, market: 'BTC_USDT', status: 'open', event: 'put', user: 10001 })]);
-    triggers.store.finish(o, 'cancelled', 2);
+    triggers.cancel([o], () => undefined);
     const fin = await s.next((f) => f.channel === 'spot.priceorders' && f.event === 'update' && (f.result as { event: string }[])[0]?.event === 'finish', 3000, from);
     expect(fin.result).toEqual([expect.objectContaining({ id: o.id, status: 'canceled', event: 'finish' })]);
     s.close();

@@ -1,6 +1,7 @@
 /**
  * API keys and the account state authentication needs: key → (uid, secret, mode, permission groups,
- * IP whitelist); uid → (main account, frozen). Filled from the config at start-up and by the control plane.
+ * IP whitelist); uid → (main account, frozen). Filled from the config at start-up, then from the identity
+ * records (identity-records.ts) the journal brought back and those put at run time.
  */
 
 /** Gate's key permission groups (SubAccountKey perms[].name). */
@@ -65,6 +66,11 @@ export class KeyStore {
   /** Keys of a user, in registration order. @allocates */
   keysOf(uid: number): ApiKey[] {
     return [...this.#keys.values()].filter((k) => k.uid === uid);
+  }
+
+  /** Registers `k` or replaces the key of the same id (records applied at run time and at start-up). */
+  putKey(k: ApiKey): void {
+    this.#keys.set(k.key, k);
   }
 
   /** Replaces the record of an existing key (same key id, same uid); false when the key is unknown. */

@@ -1,13 +1,21 @@
 /**
- * Price-triggered spot orders (Gate's SpotPriceTriggeredOrder): records, and per market the open triggers
- * indexed by trigger price so that a new last price finds exactly the orders it fires.
+ * Price-triggered spot orders (Gate's SpotPriceTriggeredOrder): the in-memory projection of their records
+ * (price-order-record.ts), and per market the open triggers indexed by trigger price so that a new last
+ * price finds exactly the orders it fires.
+ *
+ * The store never decides a change: the trigger service (price-triggers.ts) submits a command carrying the
+ * trigger's new record and, once it completes, `project`s the record the table then holds. Start-up projects
+ * every row the same way, so the live store and the restored one are one projection of the records.
  *
  * A trigger with rule `>=` fires when the last price rises to or above its price; `<=` when it falls to or
  * below. Per market, `>=` triggers are kept sorted by price ascending and `<=` triggers descending, so the
  * orders a price fires are always a prefix: `due` costs O(fired + log n), insertion and removal O(n).
- * Expiry is checked against the caller's clock when the store is read or evaluated (`expire`).
  *
- * Statuses: open → finish (the put order was accepted, `fired_order_id` set), failed (the engine refused
+ * Pending: an open trigger whose change (fire, cancel, expiry) is in flight is `take`n out of the price index
+ * until its record is projected again; `due`, `expiredBy` and cancels skip it, so no trigger is changed by
+ * two commands at once.
+ *
+ * Statuses: open → finish (the put order was accepted, `firedOrderId` set), failed (the engine refused
  * the put order; `reason` holds the label), cancelled, expired.
  */
 
@@ -27,6 +35,7 @@ export interface PutOrder {
   readonly text: string;
 }
 
+/** One trigger's whole state (immutable: a change projects a new object). */
 export interface PriceOrder {
   readonly id: number;
   readonly uid: number;
@@ -35,15 +44,16 @@ export interface PriceOrder {
   readonly triggerTicks: number;
   readonly triggerPrice: string;
   readonly rule: TriggerRule;
-  /** Seconds the trigger waits before it expires. */
+  /** Seconds the trigger waits before it expires (0: never). */
   readonly expiration: number;
   readonly put: PutOrder;
   /** µs since the epoch. */
   readonly createUs: number;
-  finishUs: number;
-  status: PriceOrderStatus;
-  firedOrderId: number;
-  reason: string;
+  /** µs since the epoch; 0 while open. */
+  readonly finishUs: number;
+  readonly status: PriceOrderStatus;
+  readonly firedOrderId: number;
+  readonly reason: string;
 }
 
 /** Open triggers of one market, split by rule, each sorted so the next to fire is first. */
@@ -74,22 +84,32 @@ class MarketTriggers {
 }
 
 /** When an expiring trigger expires, µs since the epoch. */
-const expiryUs = (o: PriceOrder): number => o.createUs + o.expiration * 1e6;
+export const expiryUs = (o: PriceOrder): number => o.createUs + o.expiration * 1e6;
 
 /** `put` when a trigger is created, `finish` when it ends (any final status). */
 export type PriceOrderChange = (o: PriceOrder, event: 'put' | 'finish') => void;
 
+/** A finished trigger and the seq of the command that finished it (the finished list's order). */
+interface Finished {
+  readonly o: PriceOrder;
+  readonly seq: number;
+}
+
+const before = (a: Finished, b: Finished): boolean => a.seq < b.seq || (a.seq === b.seq && a.o.id < b.o.id);
+
 export class PriceOrderStore {
-  /** Told of every creation and ending (WebSocket pushes). */
+  /** Told of every creation and ending projected live (WebSocket pushes); not of start-up's. */
   onChange: PriceOrderChange | undefined;
   readonly #byId = new Map<number, PriceOrder>();
-  readonly #open: MarketTriggers[] = [];
-  /** Every open trigger (what `expire` scans). */
-  readonly #openSet = new Set<PriceOrder>();
-  /** No open trigger expires before this (µs); `expire` returns at once until then. */
+  readonly #index: MarketTriggers[] = [];
+  /** Every open trigger, pending ones included. */
+  readonly #open = new Map<number, PriceOrder>();
+  /** Ids of open triggers with a change in flight (out of the price index). */
+  readonly #pending = new Set<number>();
+  /** No open trigger expires before this (µs); `expiredBy` returns at once until then. */
   #nextExpiryUs = Number.POSITIVE_INFINITY;
-  /** Finished records, oldest first (bounded: the oldest are dropped past `#keepFinished`). */
-  readonly #finished: PriceOrder[] = [];
+  /** Finished triggers by (finishing seq, id), oldest first; bounded: the oldest are dropped past `#keepFinished`. */
+  readonly #finished: Finished[] = [];
   readonly #keepFinished: number;
   #nextId: number;
 
@@ -98,90 +118,125 @@ export class PriceOrderStore {
     this.#keepFinished = options.keepFinished ?? 100_000;
   }
 
-  /** Records a new open trigger; returns it with its id. */
-  add(fields: Omit<PriceOrder, 'id' | 'finishUs' | 'status' | 'firedOrderId' | 'reason'>): PriceOrder {
-    const o: PriceOrder = { ...fields, id: this.#nextId++, finishUs: 0, status: 'open', firedOrderId: 0, reason: '' };
-    this.#byId.set(o.id, o);
-    this.#openSet.add(o);
-    if (o.expiration > 0) this.#nextExpiryUs = Math.min(this.#nextExpiryUs, expiryUs(o));
-    this.#market(o.market).add(o);
-    this.onChange?.(o, 'put');
-    return o;
+  /** A new trigger's id: above every id projected or issued so far. */
+  issueId(): number {
+    return this.#nextId++;
   }
 
   get(id: number): PriceOrder | undefined {
     return this.#byId.get(id);
   }
 
-  /** Open triggers of `uid` (optionally one market), oldest first. @allocates */
+  /** Whether open trigger `id` has a change in flight. */
+  isPending(id: number): boolean {
+    return this.#pending.has(id);
+  }
+
+  /**
+   * Makes `o` the trigger's state: its record as the table holds it, put by the command of `seq`. Clears its
+   * pending mark; tells `onChange` of a creation or an ending unless `silent` (start-up).
+   */
+  project(o: PriceOrder, seq: number, silent = false): void {
+    const old = this.#byId.get(o.id);
+    if (old !== undefined) this.#unlink(old);
+    this.#pending.delete(o.id);
+    this.#byId.set(o.id, o);
+    if (o.id >= this.#nextId) this.#nextId = o.id + 1;
+    if (o.status === 'open') {
+      this.#open.set(o.id, o);
+      this.#market(o.market).add(o);
+      if (o.expiration > 0) this.#nextExpiryUs = Math.min(this.#nextExpiryUs, expiryUs(o));
+    } else {
+      this.#insertFinished({ o, seq });
+    }
+    if (silent) return;
+    if (old === undefined && o.status === 'open') this.onChange?.(o, 'put');
+    else if (old?.status === 'open' && o.status !== 'open') this.onChange?.(o, 'finish');
+  }
+
+  /** Takes open trigger `o` out of the price index while a change is in flight (see the module header). */
+  take(o: PriceOrder): void {
+    if (o.status !== 'open' || this.#pending.has(o.id)) return;
+    this.#pending.add(o.id);
+    this.#market(o.market).remove(o);
+  }
+
+  /** Open triggers of `uid` (optionally one market), oldest first; pending ones included. @allocates */
   openOf(uid: number, market = -1): PriceOrder[] {
     const out: PriceOrder[] = [];
-    for (const o of this.#openSet) if (o.uid === uid && (market < 0 || o.market === market)) out.push(o);
-    return out;
+    for (const o of this.#open.values()) if (o.uid === uid && (market < 0 || o.market === market)) out.push(o);
+    return out.sort((a, b) => a.id - b.id);
   }
 
   /** Finished triggers of `uid` (optionally one market), newest first. @allocates */
   finishedOf(uid: number, market = -1): PriceOrder[] {
     const out: PriceOrder[] = [];
     for (let i = this.#finished.length - 1; i >= 0; i--) {
-      const o = this.#finished[i]!;
+      const o = this.#finished[i]!.o;
       if (o.uid === uid && (market < 0 || o.market === market)) out.push(o);
     }
     return out;
   }
 
-  /** Ends an open trigger with `status` at `nowUs`. */
-  finish(o: PriceOrder, status: Exclude<PriceOrderStatus, 'open'>, nowUs: number, reason = '', firedOrderId = 0): void {
-    if (o.status !== 'open') return;
-    this.#openSet.delete(o);
-    this.#market(o.market).remove(o);
-    o.status = status;
-    o.finishUs = nowUs;
-    o.reason = reason;
-    o.firedOrderId = firedOrderId;
-    this.#finished.push(o);
-    if (this.#finished.length > this.#keepFinished) this.#byId.delete(this.#finished.shift()!.id);
-    this.onChange?.(o, 'finish');
-  }
-
   /**
-   * Marks every open trigger whose expiry is at or before `nowUs` as expired. O(1) until the earliest expiry
-   * is due (it runs on every trade), then one pass over the open triggers.
+   * The open, not pending triggers whose expiry is at or before `nowUs`, oldest first. O(1) until the
+   * earliest expiry is due (it runs on every trade and read), then one pass over the open triggers. @allocates
    */
-  expire(nowUs: number): void {
-    if (nowUs < this.#nextExpiryUs) return;
+  expiredBy(nowUs: number): PriceOrder[] {
+    if (nowUs < this.#nextExpiryUs) return [];
+    const out: PriceOrder[] = [];
     let next = Number.POSITIVE_INFINITY;
-    for (const o of [...this.#openSet]) {
-      if (o.expiration === 0) continue;
-      if (expiryUs(o) <= nowUs) this.finish(o, 'expired', expiryUs(o));
+    for (const o of this.#open.values()) {
+      if (o.expiration === 0 || this.#pending.has(o.id)) continue;
+      if (expiryUs(o) <= nowUs) out.push(o);
       else next = Math.min(next, expiryUs(o));
     }
     this.#nextExpiryUs = next;
+    return out.sort((a, b) => a.id - b.id);
   }
 
   /**
-   * Takes the open triggers of `market` that a last price of `ticks` fires out of the price index and
-   * returns them in creation order; they stay `open` until the caller `finish`es them. @allocates
+   * Takes the open triggers of `market` that a last price of `ticks` fires out of the price index (they are
+   * pending until projected again) and returns them in creation order. @allocates
    */
   due(market: number, ticks: number): PriceOrder[] {
-    const t = this.#open[market];
-    if (t === undefined) return [];
+    const t = this.#index[market];
+    if (t === undefined || Number.isNaN(ticks)) return [];
     let r = 0;
     while (r < t.rising.length && t.rising[r]!.triggerTicks <= ticks) r++;
     let f = 0;
     while (f < t.falling.length && t.falling[f]!.triggerTicks >= ticks) f++;
     const fired = [...t.rising.splice(0, r), ...t.falling.splice(0, f)];
+    for (const o of fired) this.#pending.add(o.id);
     return fired.sort((a, b) => a.id - b.id);
   }
 
   /** Open triggers in all markets. */
   get openCount(): number {
-    return this.#openSet.size;
+    return this.#open.size;
+  }
+
+  #unlink(o: PriceOrder): void {
+    if (o.status === 'open') {
+      this.#open.delete(o.id);
+      if (!this.#pending.has(o.id)) this.#market(o.market).remove(o);
+      return;
+    }
+    const i = this.#finished.findIndex((f) => f.o === o);
+    if (i >= 0) this.#finished.splice(i, 1);
+  }
+
+  #insertFinished(f: Finished): void {
+    const list = this.#finished;
+    let i = list.length;
+    while (i > 0 && before(f, list[i - 1]!)) i--;
+    list.splice(i, 0, f);
+    if (list.length > this.#keepFinished) this.#byId.delete(list.shift()!.o.id);
   }
 
   #market(m: number): MarketTriggers {
-    let t = this.#open[m];
-    if (t === undefined) this.#open[m] = t = new MarketTriggers();
+    let t = this.#index[m];
+    if (t === undefined) this.#index[m] = t = new MarketTriggers();
     return t;
   }
 }

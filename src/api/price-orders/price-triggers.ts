@@ -3,23 +3,39 @@
  * (gateway.observe), keeps each market's last trade price, and when a price reaches open triggers it places
  * their put orders through the gateway as the owner, exactly like a client's POST /spot/orders.
  *
+ * Durable (engine/records.ts): every trigger is one record (price-order-record.ts) and every change is a
+ * command carrying the trigger's new record; the store projects the row the table holds once that command
+ * completes, the same way start-up projects every row. So a restart (kill -9 included) brings back every
+ * trigger the journal holds, open ones still fire and expire, and ids continue.
+ * - Create: a PutRecords of the open record; the reply waits for it.
+ * - Fire: one journal group of a PutRecords marking the trigger `failed` and the PlaceOrder carrying the
+ *   `finish` record (applied iff the book accepts the order; its row keeps the order's id). After the group
+ *   the trigger is finished whatever the engine answers and whenever a crash comes, so it never fires twice
+ *   and is never lost. A refused placement then puts the refusal's label as `reason` (a crash between the two
+ *   leaves `failed` with an empty reason).
+ * - Cancel (one or all) and expiry: one PutRecords of the finished records.
+ * While its change is in flight a trigger is pending (price-order-store.ts): nothing else changes it.
+ *
  * Fired put orders are submitted from the observer itself; the gateway queues a command submitted inside
  * another's completion and runs it right after, so with the inline runner the put order is complete before
  * the triggering request's caller can send anything else. Triggers fired by one price are placed in creation
- * order. `settled()` resolves once no fired order is still in the engine (reads wait for it, so a trigger
- * is never seen half-fired). Expiry follows the gateway's clock (simulated or wall): checked on every read
- * and every observed trade, and by a one-second timer.
+ * order; `ftime` of a fired trigger is the time of the trade that fired it. `settled()` resolves once no
+ * change is in flight (reads wait for it, so a trigger is never seen half-changed). Expiry follows the
+ * gateway's clock (simulated or wall): checked on every read, every observed trade, every move of the
+ * simulated clock (routes) and by a one-second timer; `ftime` of an expired trigger is its expiry time.
  *
- * Triggers live in the front, not in the command log: a restart forgets open triggers (the orders they
- * placed are ordinary journaled orders).
+ * Costs: one JSON record per change (a few hundred bytes); records of finished triggers stay in the table
+ * (the store keeps the newest 100,000 readable, as before).
  */
 import { Command } from '../../core/command.js';
 import { EventKind } from '../../core/matching/book-events.js';
 import { ResultCode } from '../../core/result-code.js';
 import type { ExchangeGateway } from '../../engine/gateway.js';
+import { putRecords, putRecordsCommand, recordRows, type RecordPutsMap, withRecords } from '../../engine/records.js';
 import { gateError } from '../error-catalogue.js';
 import { parseCreateOrder } from '../spot-order-request.js';
-import { type PriceOrder, PriceOrderStore } from './price-order-store.js';
+import { finishedRecord, PRICE_ORDER_PREFIX, priceOrderFromRecord, priceOrderKey, priceOrderRecord } from './price-order-record.js';
+import { expiryUs, type PriceOrder, PriceOrderStore } from './price-order-store.js';
 
 /** The create-order body a trigger's put order stands for. @allocates */
 export function putBody(ex: ExchangeGateway['exchange'], o: PriceOrder): Record<string, unknown> {
@@ -31,13 +47,18 @@ export function putBody(ex: ExchangeGateway['exchange'], o: PriceOrder): Record<
   };
 }
 
+/** What a new trigger is made of: everything but its id and final state. */
+export type NewPriceOrder = Omit<PriceOrder, 'id' | 'finishUs' | 'status' | 'firedOrderId' | 'reason'>;
+
+const noop = (): void => undefined;
+
 export class PriceTriggers {
   readonly store = new PriceOrderStore({ firstId: 1_000_001 });
   /** Last trade price per market, ticks; NaN before the first trade. */
   readonly #last: number[];
   readonly #gateway: ExchangeGateway;
   readonly #cmd = new Command();
-  /** Fired put orders not yet completed, and who waits for them. */
+  /** Changes (create, fire, cancel, expiry) not yet completed, and who waits for them. */
   #inFlight = 0;
   #waiters: (() => void)[] = [];
   readonly #timer: NodeJS.Timeout;
@@ -50,6 +71,9 @@ export class PriceTriggers {
       const [id] = T.newest((slot) => T.market[slot] === m, 1);
       return id === undefined ? Number.NaN : T.price[T.slotOf(id)]!;
     });
+    for (const r of recordRows(ex, PRICE_ORDER_PREFIX)) {
+      if (r.value !== null) this.store.project(priceOrderFromRecord(ex, r.value, r.orderId), r.seq, true);
+    }
     gateway.observe((code, cmd, events) => {
       if (code !== ResultCode.Ok) return;
       let price = Number.NaN;
@@ -58,10 +82,14 @@ export class PriceTriggers {
       this.#last[cmd.market] = price;
       this.expire();
       const due = this.store.due(cmd.market, price);
-      if (due.length > 0) this.#fire(due);
+      if (due.length > 0) this.#fire(due, cmd.time);
     });
     this.#timer = setInterval(() => this.expire(), 1000);
     this.#timer.unref();
+    // A crash after a trade was journaled but before the triggers it reached fired: they fire now. (Creation
+    // refuses a trigger the last price already reaches, so no other open trigger is due here.)
+    this.expire();
+    ex.markets.forEach((_, m) => this.#fireDue(m));
   }
 
   /** Last trade price of `market` in ticks, NaN when it never traded. */
@@ -69,35 +97,113 @@ export class PriceTriggers {
     return this.#last[market] ?? Number.NaN;
   }
 
-  /** Expires open triggers past their expiration at the gateway clock's time. */
-  expire(): void {
-    this.store.expire(this.#gateway.clock.nowUs());
+  /** Creates an open trigger of `fields`; `done` gets Ok and it once its record is applied, or the refusal. */
+  create(fields: NewPriceOrder, done: (code: ResultCode, o: PriceOrder | undefined) => void): void {
+    const ex = this.#gateway.exchange;
+    const o: PriceOrder = { ...fields, id: this.store.issueId(), finishUs: 0, status: 'open', firedOrderId: 0, reason: '' };
+    const end = this.#begin();
+    putRecords(this.#gateway, { [priceOrderKey(o.id)]: priceOrderRecord(ex, o) }, (code) => {
+      this.#reload(o.id);
+      end();
+      done(code, code === ResultCode.Ok ? this.store.get(o.id) : undefined);
+    });
   }
 
-  /** Resolves when every fired put order has completed (at once when none is in flight). */
+  /**
+   * Cancels the open triggers of `list` that no change is in flight for, in one command; `done` gets Ok and
+   * them as cancelled, or the gateway's refusal.
+   */
+  cancel(list: readonly PriceOrder[], done: (code: ResultCode, cancelled: PriceOrder[]) => void): void {
+    const ex = this.#gateway.exchange;
+    const live = list.filter((o) => o.status === 'open' && !this.store.isPending(o.id));
+    if (live.length === 0) return done(ResultCode.Ok, []);
+    const now = this.#gateway.clock.nowUs();
+    for (const o of live) this.store.take(o);
+    const end = this.#begin();
+    putRecords(this.#gateway, Object.fromEntries(live.map((o) => [priceOrderKey(o.id), finishedRecord(ex, o, 'cancelled', now)])), (code) => {
+      for (const o of live) this.#reload(o.id);
+      end();
+      done(code, code === ResultCode.Ok ? live.map((o) => this.store.get(o.id) ?? { ...o, status: 'cancelled', finishUs: now }) : []);
+    });
+  }
+
+  /** Expires, in one command, the open triggers past their expiration at the gateway clock's time. */
+  expire(): void {
+    const ex = this.#gateway.exchange;
+    const due = this.store.expiredBy(this.#gateway.clock.nowUs());
+    if (due.length === 0) return;
+    for (const o of due) this.store.take(o);
+    const end = this.#begin();
+    putRecords(this.#gateway, Object.fromEntries(due.map((o) => [priceOrderKey(o.id), finishedRecord(ex, o, 'expired', expiryUs(o))])), () => {
+      for (const o of due) this.#reload(o.id);
+      end();
+    });
+  }
+
+  /** Resolves when no change is in flight (at once when none is). */
   settled(): Promise<void> {
     return this.#inFlight === 0 ? Promise.resolve() : new Promise((resolve) => { this.#waiters.push(resolve); });
+  }
+
+  /** Expires what is due, then resolves once nothing is in flight: what reads wait for. */
+  ready(): Promise<void> {
+    this.expire();
+    return this.settled();
   }
 
   close(): void {
     clearInterval(this.#timer);
   }
 
-  #fire(fired: readonly PriceOrder[]): void {
+  /** Counts a change in flight; the function returned ends it (once). */
+  #begin(): () => void {
+    this.#inFlight++;
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      if (--this.#inFlight === 0) for (const w of this.#waiters.splice(0)) w();
+    };
+  }
+
+  /** Projects trigger `id` from the row the table holds now (see the module header); a new open one may fire. */
+  #reload(id: number): void {
+    const ex = this.#gateway.exchange;
+    const row = ex.records.get(priceOrderKey(id));
+    if (row === undefined || row.value === 'null') return; // never created (its command was refused)
+    const o = priceOrderFromRecord(ex, JSON.parse(row.value) as unknown, row.orderId);
+    this.store.project(o, row.seq);
+    if (o.status === 'open') this.#fireDue(o.market);
+  }
+
+  /** Fires the open triggers of `market` its last price reaches. */
+  #fireDue(market: number): void {
+    const due = this.store.due(market, this.lastTicks(market));
+    if (due.length > 0) this.#fire(due, this.#gateway.clock.nowUs());
+  }
+
+  /** Places the put orders of `fired` (taken out of the index) as described in the module header. */
+  #fire(fired: readonly PriceOrder[], timeUs: number): void {
     const gw = this.#gateway;
+    const ex = gw.exchange;
     for (const o of fired) {
-      if (o.status !== 'open') continue;
-      const parsed = parseCreateOrder(gw.exchange, o.uid, putBody(gw.exchange, o), this.#cmd);
+      const key = priceOrderKey(o.id);
+      const end = this.#begin();
+      const settle = (): void => { this.#reload(o.id); end(); };
+      const failed = (reason: string): RecordPutsMap => ({ [key]: finishedRecord(ex, o, 'failed', timeUs, reason) });
+      const parsed = parseCreateOrder(ex, o.uid, putBody(ex, o), this.#cmd);
       if (parsed !== ResultCode.Ok) {
-        this.store.finish(o, 'failed', gw.clock.nowUs(), gateError(parsed).label);
+        putRecords(gw, failed(gateError(parsed).label), settle);
         continue;
       }
-      this.#inFlight++;
-      gw.submit(this.#cmd, (code, c) => {
-        if (code === ResultCode.Ok) this.store.finish(o, 'finish', c.time, '', c.orderId);
-        else this.store.finish(o, 'failed', c.time || gw.clock.nowUs(), gateError(code).label);
-        if (--this.#inFlight === 0) for (const w of this.#waiters.splice(0)) w();
-      });
+      const place = withRecords(new Command().copyFrom(this.#cmd), { [key]: finishedRecord(ex, o, 'finish', timeUs) });
+      gw.submitGroup([
+        [putRecordsCommand(failed('')), noop],
+        [place, (code) => {
+          if (code === ResultCode.Ok) return settle();
+          putRecords(gw, failed(gateError(code).label), settle);
+        }],
+      ]);
     }
   }
 }

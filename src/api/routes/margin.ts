@@ -8,9 +8,10 @@
  *   GET  /margin/transferable      ?currency (required), currency_pair → {currency, currency_pair, amount}
  *                                  (the available balance, held to the leverage while the account owes)
  * Borrowing is served by the /margin/uni/* replacements (margin-uni.ts); margin orders are not, so
- * `auto_repay` is a stored preference only. The retired paths of section 4.7 (/margin/loans,
- * /margin/borrowable, /margin/currency_pairs/{pair}, …) are not registered: they answer NOT_FOUND, as any
- * unknown path does (GET /margin/currency_pairs, Gate's deprecated list of margin pairs, stays: margin-uni.ts).
+ * `auto_repay` is a stored preference only (journaled: a restart keeps it). The retired paths of section 4.7
+ * (/margin/loans, /margin/borrowable, /margin/currency_pairs/{pair}, …) are not registered: they answer
+ * NOT_FOUND, as any unknown path does (GET /margin/currency_pairs, Gate's deprecated list of margin pairs,
+ * stays: margin-uni.ts).
  */
 import { bookTypesNamed } from '../../core/ledger/account-book.js';
 import { AccountKind } from '../../core/ledger/account-kinds.js';
@@ -18,6 +19,7 @@ import { marginAccountOf } from '../../core/margin/margin-account.js';
 import { marginTransferable } from '../../core/margin/margin-risk.js';
 import { ResultCode } from '../../core/result-code.js';
 import { formatScaled } from '../../core/unified/valuation.js';
+import { putRecords, recordRows } from '../../engine/records.js';
 import type { ApiDeps } from '../deps.js';
 import { queryParam } from '../http/api-request.js';
 import type { Router } from '../router.js';
@@ -26,9 +28,16 @@ import { intParam, optionalPair, timeParamUs } from './common.js';
 
 const MARGIN = { kind: 'private', group: 'margin' } as const;
 
+/** Journaled (engine/records.ts): `margin_auto_repay/<uid>` = `{status: "on" | "off"}`, put by each POST. */
+const AUTO_REPAY_PREFIX = 'margin_auto_repay/';
+interface AutoRepayRecord { readonly status: 'on' | 'off' }
+
 export function registerMarginRoutes(router: Router, deps: ApiDeps): void {
   const ex = () => deps.gateway.exchange;
+  /** Users' auto_repay preference (absent: on), the projection of their records (see AUTO_REPAY_PREFIX). */
   const autoRepay = new Map<number, boolean>();
+  const project = (uid: number, r: AutoRepayRecord): void => { autoRepay.set(uid, r.status === 'on'); };
+  for (const r of recordRows(ex(), AUTO_REPAY_PREFIX)) project(Number(r.key.slice(AUTO_REPAY_PREFIX.length)), r.value as AutoRepayRecord);
 
   router.add({ method: 'GET', pattern: '/api/v4/margin/accounts', access: MARGIN, limit: 'spot',
     handler: (req, reply) => {
@@ -75,8 +84,13 @@ export function registerMarginRoutes(router: Router, deps: ApiDeps): void {
       const s = queryParam(req, 'status');
       if (s === undefined || s === '') return reply.error(ResultCode.MissingParam, 'status is required');
       if (s !== 'on' && s !== 'off') return reply.error(ResultCode.InvalidParam, 'status must be on or off');
-      autoRepay.set(req.uid, s === 'on');
-      reply.json(200, status(req.uid));
+      const key = `${AUTO_REPAY_PREFIX}${req.uid}`;
+      putRecords(deps.gateway, { [key]: { status: s } }, (code) => {
+        const row = ex().records.get(key);
+        if (row !== undefined) project(req.uid, JSON.parse(row.value) as AutoRepayRecord);
+        if (code !== ResultCode.Ok) return reply.error(code);
+        reply.json(200, status(req.uid));
+      });
     } });
   router.add({ method: 'GET', pattern: '/api/v4/margin/auto_repay', access: MARGIN, limit: 'spot',
     handler: (req, reply) => reply.json(200, status(req.uid)) });

@@ -4,7 +4,8 @@
  * Each calls `done` exactly once: (Ok, order) or (rejection, undefined). Callers may run several in a row;
  * with the inline gateway `done` runs before the call returns, with a threaded one later.
  */
-import { CommandType } from '../../core/command.js';
+import { Command, CommandType } from '../../core/command.js';
+import type { Exchange } from '../../core/exchange/exchange.js';
 import { EventKind } from '../../core/matching/book-events.js';
 import { Side } from '../../core/matching/order-types.js';
 import { ResultCode } from '../../core/result-code.js';
@@ -54,33 +55,46 @@ export function cancelOrder(deps: ApiDeps, uid: number, r: number, done: OrderDo
 }
 
 /**
- * Cancels every open order of `uid` of account kind `kind` in `markets` (one side when `side` is Side.Buy/Sell,
- * 0 both); `done` gets the cancelled orders in the engine's order, or the first rejection. A market where the
- * user also has open orders of another account gets one CancelOrder per matching order instead of a CancelAll.
+ * The commands that cancel every open order of `uid` of account kind `kind` in `markets` (one side when
+ * `side` is Side.Buy/Sell, 0 both): a CancelAll per market, or one CancelOrder per matching order in a market
+ * where the user also has open orders of another account. Fresh objects (a journal group may hold them). @allocates
  */
-export function cancelAll(deps: ApiDeps, uid: number, markets: readonly number[], side: number,
-  done: (code: ResultCode, orders: GateOrder[]) => void, kind: number = AccountKind.Spot): void {
-  const { gateway, cmd } = deps;
-  const O = gateway.exchange.orders;
-  const out: GateOrder[] = [];
+export function cancelAllCommands(ex: Exchange, uid: number, markets: readonly number[], side: number, kind: number = AccountKind.Spot): Command[] {
+  const O = ex.orders;
   const sides = side === Side.Buy || side === Side.Sell ? side : 0;
-  const batches: [number, number][] = [];
+  const out: Command[] = [];
+  const add = (m: number, id: number): void => {
+    const c = new Command();
+    c.type = id === 0 ? CommandType.CancelAll : CommandType.CancelOrder;
+    c.uid = uid; c.market = m; c.side = id === 0 ? sides : 0; c.orderId = id;
+    out.push(c);
+  };
   for (const m of markets) {
     const open = O.openOf(uid, m).filter((r) => sides === 0 || O.side[r] === sides);
     const mine = open.filter((r) => accountKindOf(O.account[r]!) === kind);
-    if (mine.length === open.length) batches.push([m, 0]);
-    else for (const r of mine) batches.push([m, O.id[r]!]);
+    if (mine.length === open.length) add(m, 0);
+    else for (const r of mine) add(m, O.id[r]!);
   }
-  let pending = batches.length;
+  return out;
+}
+
+/**
+ * Cancels what `cancelAllCommands` names; `done` gets the cancelled orders in the engine's order, or the first
+ * rejection of a CancelAll.
+ */
+export function cancelAll(deps: ApiDeps, uid: number, markets: readonly number[], side: number,
+  done: (code: ResultCode, orders: GateOrder[]) => void, kind: number = AccountKind.Spot): void {
+  const { gateway } = deps;
+  const out: GateOrder[] = [];
+  const cmds = cancelAllCommands(gateway.exchange, uid, markets, side, kind);
+  let pending = cmds.length;
   let failed: ResultCode = ResultCode.Ok;
   if (pending === 0) return done(ResultCode.Ok, out);
-  for (const [m, id] of batches) {
-    cmd.clear();
-    cmd.type = id === 0 ? CommandType.CancelAll : CommandType.CancelOrder;
-    cmd.uid = uid; cmd.market = m; cmd.side = id === 0 ? sides : 0; cmd.orderId = id;
+  for (const cmd of cmds) {
+    const all = cmd.type === CommandType.CancelAll;
     gateway.submit(cmd, (code, _c, ev) => {
       // A single cancel that finds its order finished (a fill in flight) is not a failure of the whole.
-      if (code !== ResultCode.Ok && id === 0 && failed === ResultCode.Ok) failed = code;
+      if (code !== ResultCode.Ok && all && failed === ResultCode.Ok) failed = code;
       const ex = gateway.exchange;
       for (let i = 0; i < ev.count; i++) {
         if (ev.kind[i] === EventKind.Finished) out.push(renderOrder(ex, ex.orders.find(ev.orderId[i]!)));

@@ -4,13 +4,17 @@
  *   POST /sim/withdrawals/{id}/status  {status: MANUAL | REVIEW | RESUME | FAIL | REJECT | CANCEL | DONE, fail_reason?}
  *   POST /sim/chains/{currency}/{chain} {deposit_enabled?, withdraw_enabled?, deposit_hold?, withdraw_hold?}
  *   POST /sim/saved_address            {uid, currency, chain, address, name?, tag?, verified?}
+ *   POST /sim/push_receivers           {uid, manual}                                     pushes to uid wait PENDING
+ *   POST /sim/pushes/{id}/status       {status: RECEIVED | REFUSED | CANCELLED}          ends a PENDING push
  *   POST /sim/wallet/tick              advances every record to the clock's now (the timer does it too)
- * Answers the record (Gate's shape plus uid) or the switch's new state. Ids: `d…`/`w…` or the bare number.
+ * Answers the record (Gate's shape plus uid) or the switch's new state, once the change is journaled (every
+ * change here is a command carrying its records: sim/chains/wallet-store.ts). Ids: `d…`/`w…` or the bare number.
  */
 import { ResultCode } from '../../core/result-code.js';
 import type { ApiDeps } from '../deps.js';
 import { bodyObject } from '../http/api-request.js';
 import type { Router } from '../router.js';
+import type { ChainSwitches } from '../../sim/chains/wallet-store.js';
 import { renderDeposit, renderWithdrawal } from './wallet-shapes.js';
 import { parseWithdrawalId } from './withdrawals.js';
 
@@ -58,12 +62,16 @@ export function registerSimWalletRoutes(router: Router, deps: ApiDeps): void {
       for (const k of ['deposit_hold', 'withdraw_hold']) {
         if (b[k] !== undefined && !HOLDS.includes(b[k] as string)) return reply.error(ResultCode.InvalidParam, `${k} is "", "MANUAL" or "REVIEW"`);
       }
-      if (typeof b.deposit_enabled === 'boolean') spec.depositEnabled = b.deposit_enabled;
-      if (typeof b.withdraw_enabled === 'boolean') spec.withdrawEnabled = b.withdraw_enabled;
-      if (b.deposit_hold !== undefined) spec.depositHold = b.deposit_hold as typeof spec.depositHold;
-      if (b.withdraw_hold !== undefined) spec.withdrawHold = b.withdraw_hold as typeof spec.withdrawHold;
-      reply.json(200, { currency: spec.currency, chain: spec.chain, deposit_enabled: spec.depositEnabled,
-        withdraw_enabled: spec.withdrawEnabled, deposit_hold: spec.depositHold, withdraw_hold: spec.withdrawHold });
+      const change: Partial<ChainSwitches> = {
+        ...(typeof b.deposit_enabled === 'boolean' ? { deposit_enabled: b.deposit_enabled } : {}),
+        ...(typeof b.withdraw_enabled === 'boolean' ? { withdraw_enabled: b.withdraw_enabled } : {}),
+        ...(b.deposit_hold !== undefined ? { deposit_hold: b.deposit_hold as ChainSwitches['deposit_hold'] } : {}),
+        ...(b.withdraw_hold !== undefined ? { withdraw_hold: b.withdraw_hold as ChainSwitches['withdraw_hold'] } : {}),
+      };
+      wallet.setChainSwitches(spec, change, (code, s) => {
+        if (code !== ResultCode.Ok) return reply.error(code);
+        reply.json(200, { currency: spec.currency, chain: spec.chain, ...s });
+      });
     } });
 
   router.add({ method: 'POST', pattern: '/sim/saved_address', access: SIM, limit: 'public',
@@ -84,8 +92,10 @@ export function registerSimWalletRoutes(router: Router, deps: ApiDeps): void {
         return reply.error(ResultCode.InvalidParam, 'address, name and tag are strings; verified is "0" or "1"');
       }
       const row = { uid, currency, chain, address: addr, name, tag, verified };
-      wallet.saved.push(row);
-      reply.json(200, row);
+      wallet.addSavedAddress(row, (code) => {
+        if (code !== ResultCode.Ok) return reply.error(code);
+        reply.json(200, row);
+      });
     } });
 
   router.add({ method: 'POST', pattern: '/sim/push_receivers', access: SIM, limit: 'public',
@@ -94,9 +104,10 @@ export function registerSimWalletRoutes(router: Router, deps: ApiDeps): void {
       if (uid === undefined || manual === undefined) return reply.error(ResultCode.MissingParam, 'uid and manual are required');
       if (typeof uid !== 'number' || ex().ledger.mainOf(uid) < 0) return reply.error(ResultCode.UserNotFound);
       if (typeof manual !== 'boolean') return reply.error(ResultCode.InvalidParam, 'manual must be true or false');
-      if (manual) wallet.manualPushReceivers.add(uid);
-      else wallet.manualPushReceivers.delete(uid);
-      reply.json(200, { uid, manual });
+      wallet.setManualPushReceiver(uid, manual, (code) => {
+        if (code !== ResultCode.Ok) return reply.error(code);
+        reply.json(200, { uid, manual });
+      });
     } });
 
   router.add({ method: 'POST', pattern: '/sim/pushes/{id}/status', access: SIM, limit: 'public',
@@ -113,7 +124,7 @@ export function registerSimWalletRoutes(router: Router, deps: ApiDeps): void {
 
   router.add({ method: 'POST', pattern: '/sim/wallet/tick', access: SIM, limit: 'public',
     handler: (_req, reply) => {
-      wallet.tick();
-      reply.json(200, { now_ms: Math.floor(wallet.nowUs / 1000) });
+      const now = wallet.nowUs;
+      wallet.tick(() => reply.json(200, { now_ms: Math.floor(now / 1000) }));
     } });
 }

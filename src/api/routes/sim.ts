@@ -3,23 +3,31 @@
  *   POST /sim/users      {uid?, balances?: {spot: {CUR: "amt"}}, perms?}  → {uid, key, secret}
  *   POST /sim/deposits   {uid, currency, amount, chain?}                  → a deposit on the chain simulation
  *                                                                          (sim/chains; credits spot as it confirms)
- *   POST /sim/clock      {advance_ms} | {set_ms}                          → {now_ms} (simulated clock only)
+ *   POST /sim/clock      {advance_ms} | {set_ms}                          → {now_ms} (simulated clock only; journaled:
+ *                                                                          a restart resumes at the moved time)
  *   GET  /sim/state_hash                                                  → {state_hash} (503 once the engine stopped)
  *   GET  /sim/health                                                      → 200 {status: "ok", …} or 503 {status:
  *                                                                          "stopped", label, reason, stopped_at}
- * Every request is validated completely before anything changes. Users added here are registered by an
- * AddUser command (journaled like their Credits); their keys live in the key store only.
+ * Every request is validated completely before anything changes. A user added here is one journal group: an
+ * AddUser command carrying its account and key records (auth/identity-records.ts), then its Credits, so a
+ * restart brings back the user, its key and its balances, or none of them.
  */
 import { randomBytes } from 'node:crypto';
-import { CommandType } from '../../core/command.js';
+import { Command, CommandType } from '../../core/command.js';
 import { AccountKind } from '../../core/ledger/account-kinds.js';
 import { ResultCode } from '../../core/result-code.js';
 import { isPermGroup, permsFrom, type PermsSpec } from '../auth/key-store.js';
+import { accountKey, keyKey, type KeyRecordValue, permsToRecord } from '../auth/identity-records.js';
+import { addUserCommand } from '../../engine/gateway.js';
+import { withRecords } from '../../engine/records.js';
+import { applyAccount } from '../sub-accounts/identity.js';
 import { gateError } from '../error-catalogue.js';
 import type { ApiDeps } from '../deps.js';
 import { bodyObject } from '../http/api-request.js';
 import type { Router } from '../router.js';
 import { parseUnitsOf, renderDeposit } from './wallet-shapes.js';
+import { putRecords } from '../../engine/records.js';
+import { restoreSimClock, simClockRecord } from '../sim-clock-record.js';
 
 const SIM = { kind: 'sim' } as const;
 
@@ -52,14 +60,19 @@ export function registerSimRoutes(router: Router, deps: ApiDeps): void {
     return out;
   };
 
-  const credit = (uid: number, c: Credit, done: (code: ResultCode) => void): void => {
-    const cmd = deps.cmd.clear();
+  /** The Credit command of an opening balance (a fresh object: it goes into a group). @allocates */
+  const credit = (uid: number, c: Credit): Command => {
+    const cmd = new Command();
     cmd.type = CommandType.Credit;
     cmd.uid = uid; cmd.kind = AccountKind.Spot; cmd.currency = c.currency;
     if (typeof c.units === 'bigint') cmd.text = c.units.toString();
     else cmd.amount = c.units;
-    gateway.submit(cmd, (code) => done(code));
+    return cmd;
   };
+  /** Uids of users being created (their AddUser not yet applied), so two requests never pick one. */
+  const creating = new Set<number>();
+  const taken = (uid: number): boolean =>
+    creating.has(uid) || deps.keys.account(uid) !== undefined || gateway.exchange.ledger.mainOf(uid) >= 0;
 
   router.add({ method: 'POST', pattern: '/sim/users', access: SIM, limit: 'public',
     handler: (req, reply) => {
@@ -67,12 +80,12 @@ export function registerSimRoutes(router: Router, deps: ApiDeps): void {
       let uid = body.uid;
       if (uid === undefined || uid === null) {
         uid = 100_000;
-        while (deps.keys.account(uid as number) !== undefined || gateway.exchange.ledger.mainOf(uid as number) >= 0) (uid as number)++;
+        while (taken(uid as number)) (uid as number)++;
       }
       if (typeof uid !== 'number' || !Number.isInteger(uid) || uid <= 0 || uid >= 2 ** 31) {
         return reply.error(ResultCode.InvalidParam, 'uid must be a positive 31-bit integer');
       }
-      if (gateway.exchange.ledger.mainOf(uid) >= 0) return reply.error(ResultCode.UserExists);
+      if (taken(uid)) return reply.error(ResultCode.UserExists);
       const balances = body.balances ?? {};
       if (typeof balances !== 'object' || balances === null || Array.isArray(balances)) return reply.error(ResultCode.InvalidParam, 'balances must be {spot: {CUR: "amount"}}');
       for (const k of Object.keys(balances)) if (k !== 'spot') return reply.error(ResultCode.AccountNotSupported, `balances.${k}: only spot balances are served`);
@@ -83,17 +96,36 @@ export function registerSimRoutes(router: Router, deps: ApiDeps): void {
         && isPermGroup((p as Record<string, unknown>).name) && ['undefined', 'boolean'].includes(typeof (p as Record<string, unknown>).read_only)))) {
         return reply.error(ResultCode.InvalidParam, 'perms must be "all" or [{name, read_only}] with Gate\'s group names');
       }
+      // One journal group: the user with its account and key records, then its opening balances.
       const newUid = uid;
-      gateway.addUser(newUid, 0, (added) => {
-        if (added !== ResultCode.Ok) return reply.error(added);
-        const key = randomBytes(16).toString('hex');
-        const secret = randomBytes(32).toString('hex');
-        deps.keys.addAccount(newUid, 0);
-        deps.keys.addKey({ key, secret, uid: newUid, mode: 1, perms: permsFrom(perms as PermsSpec), ipWhitelist: [] });
-        let pending = credits.length;
-        if (pending === 0) return reply.json(200, { uid: newUid, key, secret });
-        for (const c of credits) credit(newUid, c, () => { if (--pending === 0) reply.json(200, { uid: newUid, key, secret }); });
-      });
+      const key = randomBytes(16).toString('hex');
+      const secret = randomBytes(32).toString('hex');
+      const account = { main: 0, locked: false };
+      const keyValue: KeyRecordValue = {
+        uid: newUid, secret, mode: 1, name: '', perms: permsToRecord(permsFrom(perms as PermsSpec)), ip: [], created_s: 0, updated_s: 0,
+        deleted: false, live_at_ms: 0, prev: null,
+      };
+      creating.add(newUid);
+      let first = ResultCode.Ok as ResultCode;
+      let pending = credits.length + 1;
+      const finish = (): void => {
+        if (--pending > 0) return;
+        if (first !== ResultCode.Ok) return reply.error(first);
+        reply.json(200, { uid: newUid, key, secret });
+      };
+      gateway.submitGroup([
+        [withRecords(addUserCommand(newUid, 0), { [accountKey(newUid)]: account, [keyKey(key)]: keyValue }), (added) => {
+          creating.delete(newUid);
+          if (added === ResultCode.Ok) {
+            applyAccount(deps.keys, newUid, account);
+            deps.keyAdmin.apply(key, keyValue);
+          } else {
+            first = added;
+          }
+          finish();
+        }],
+        ...credits.map((c) => [credit(newUid, c), (code: ResultCode) => { if (first === ResultCode.Ok) first = code; finish(); }] as const),
+      ]);
     } });
 
   router.add({ method: 'POST', pattern: '/sim/deposits', access: SIM, limit: 'public',
@@ -117,6 +149,7 @@ export function registerSimRoutes(router: Router, deps: ApiDeps): void {
       });
     } });
 
+  if (deps.simClock !== undefined) restoreSimClock(gateway.exchange, deps.simClock);
   router.add({ method: 'POST', pattern: '/sim/clock', access: SIM, limit: 'public',
     handler: (req, reply) => {
       const clock = deps.simClock;
@@ -129,9 +162,21 @@ export function registerSimRoutes(router: Router, deps: ApiDeps): void {
       const target = advance !== undefined ? (ms(advance) ? now + (advance as number) * 1000 : -1) : (ms(set) ? (set as number) * 1000 : -1);
       if (target < 0 || !Number.isSafeInteger(target)) return reply.error(ResultCode.InvalidParam, 'milliseconds must be a non-negative integer');
       if (target < now) return reply.error(ResultCode.InvalidParam, 'the simulated clock never moves backwards');
+      // The clock moves at once (the next request, and the record's own command, see the new time); the reply
+      // waits for the record and for what the move made due (trigger expiry, countdown cancels).
       clock.advanceTo(target);
-      deps.wallet.tick();
-      reply.json(200, { now_ms: Math.floor(target / 1000) });
+      // Answered once the move is journaled and what it made due is applied: the chain simulation's walks,
+      // trigger expiries, countdown cancels (their changes journaled too).
+      let refused: ResultCode = ResultCode.Ok;
+      const recorded = new Promise<void>((resolve) => putRecords(gateway, simClockRecord(target), (code) => { refused = code; resolve(); }));
+      const walked = new Promise<void>((resolve) => deps.wallet.tick(resolve));
+      Promise.all([recorded, walked, ...deps.onClockMove.map((f) => f())]).then(() => {
+        if (refused !== ResultCode.Ok) return reply.error(refused);
+        reply.json(200, { now_ms: Math.floor(target / 1000) });
+      }, (e: unknown) => {
+        console.error('ringmatch: POST /sim/clock failed:', e);
+        reply.json(500, { label: 'SERVER_ERROR', message: 'Internal server error' });
+      });
     } });
 
   router.add({ method: 'GET', pattern: '/sim/health', access: SIM, limit: 'public',

@@ -7,7 +7,7 @@
  *   DELETE /spot/orders/{id}            cancel                                 rate: spot-cancel
  *   PATCH  /spot/orders/{id}            amend; fields from body, else query    rate: spot-place
  *   DELETE /spot/orders                 cancel all (pair, side optional)       rate: spot-cancel
- *   POST   /spot/countdown_cancel_all   heartbeat: cancel all when not renewed within `timeout` s
+ *   POST   /spot/countdown_cancel_all   heartbeat: cancel all when not renewed within `timeout` s (engine clock)
  * `action_mode` ACK / RESULT / FULL shapes create, amend and cancel replies (see order-view.ts).
  */
 import { Side } from '../../core/matching/order-types.js';
@@ -15,12 +15,12 @@ import { ResultCode } from '../../core/result-code.js';
 import { orderJson, renderOrder } from '../../engine/gate-shapes.js';
 import type { ApiDeps } from '../deps.js';
 import { type ApiRequest, bodyObject, bodyOrQuery, queryParam } from '../http/api-request.js';
-import { wallMicros } from '../http/wall-time.js';
 import type { Router } from '../router.js';
 import { accountKindParam, checkAccount } from '../spot-order-request.js';
 import { accountKindOf } from '../../core/exchange/order-store.js';
 import { intParam, optionalPair, paginationHeaders, queryAccount, queryPair, timeParamUs } from './common.js';
 import { amendOrder, cancelAll, cancelOrder, placeOrder } from './order-actions.js';
+import { CountdownCancels } from '../orders/countdown-cancels.js';
 import { actionMode, checkExptime, findOwnOrder, isRetired, orderReply, shapeOrder } from './order-view.js';
 
 const SPOT = { kind: 'private', group: 'spot' } as const;
@@ -166,10 +166,14 @@ export function registerSpotOrderRoutes(router: Router, deps: ApiDeps): void {
   registerCountdown(router, deps);
 }
 
-/** POST /spot/countdown_cancel_all: one wall-clock timer per (user, pair or all); `timeout` 0 stops it. */
+/**
+ * POST /spot/countdown_cancel_all: one timer per (user, pair or all) on the engine's clock, journaled
+ * (orders/countdown-cancels.ts); `timeout` 0 disarms it. Answers `{triggerTime}` in ms of that clock.
+ */
 function registerCountdown(router: Router, deps: ApiDeps): void {
-  const timers = new Map<string, NodeJS.Timeout>();
-  deps.onClose.push(() => { for (const t of timers.values()) clearTimeout(t); timers.clear(); });
+  const countdowns = new CountdownCancels(deps);
+  deps.onClose.push(() => countdowns.close());
+  deps.onClockMove.push(() => countdowns.check());
   router.add({ method: 'POST', pattern: '/api/v4/spot/countdown_cancel_all', access: SPOT, limit: 'spot',
     handler: (req, reply) => {
       const body = bodyObject(req);
@@ -179,26 +183,14 @@ function registerCountdown(router: Router, deps: ApiDeps): void {
         return reply.error(ResultCode.InvalidParam, 'timeout must be 0 or an integer number of seconds in 5..86400');
       }
       const pairText = body?.currency_pair;
-      let markets: number[];
-      if (pairText === undefined || pairText === null || pairText === '') {
-        markets = deps.gateway.exchange.markets.map((_, i) => i);
-      } else {
-        const m = typeof pairText === 'string' ? deps.gateway.exchange.marketIndex(pairText) : -1;
-        if (m < 0) return reply.error(ResultCode.InvalidMarket);
-        markets = [m];
+      let pair = '';
+      if (pairText !== undefined && pairText !== null && pairText !== '') {
+        if (typeof pairText !== 'string' || deps.gateway.exchange.marketIndex(pairText) < 0) return reply.error(ResultCode.InvalidMarket);
+        pair = pairText;
       }
-      const uid = req.uid;
-      const id = `${uid}|${typeof pairText === 'string' ? pairText : ''}`;
-      const old = timers.get(id);
-      if (old !== undefined) clearTimeout(old);
-      timers.delete(id);
-      if (timeout === 0) return reply.json(200, { triggerTime: 0 });
-      const t = setTimeout(() => {
-        timers.delete(id);
-        cancelAll(deps, uid, markets, 0, () => undefined);
-      }, timeout * 1000);
-      t.unref();
-      timers.set(id, t);
-      reply.json(200, { triggerTime: Math.floor(wallMicros() / 1000) + timeout * 1000 });
+      countdowns.set(req.uid, pair, timeout, (code, triggerTime) => {
+        if (code !== ResultCode.Ok) return reply.error(code);
+        reply.json(200, { triggerTime });
+      });
     } });
 }

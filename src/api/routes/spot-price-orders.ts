@@ -9,6 +9,8 @@
  * above): see price-orders/price-triggers.ts. The put order is validated in full when the trigger is created
  * (precision, minimums), so a trigger fails later only for what can change (funds, book, STP).
  * `expiration` is seconds (0: never expires). `put.account` is `normal` (Gate's name for spot here).
+ * Every change is journaled (price-orders/price-triggers.ts): replies wait for the change's command, and reads
+ * wait until no change is in flight.
  */
 import { Command } from '../../core/command.js';
 import { formatUnits } from '../../core/units.js';
@@ -43,13 +45,14 @@ type Parsed = Pick<PriceOrder, 'market' | 'triggerTicks' | 'triggerPrice' | 'rul
 
 export function registerSpotPriceOrderRoutes(router: Router, deps: ApiDeps): void {
   const triggers = deps.priceTriggers;
-  /** Runs `h` once fired put orders have completed, so a read never shows a trigger half-fired. */
-  const afterFiring = (h: Handler): Handler => (req, reply) => {
-    triggers.settled().then(() => h(req, reply)).catch((e: unknown) => {
+  /** Runs `h` once due expiries are applied and no change is in flight, so a read never shows a trigger half-changed. */
+  const whenSettled = (h: Handler): Handler => (req, reply) => {
+    triggers.ready().then(() => h(req, reply)).catch((e: unknown) => {
       console.error(`ringmatch: ${req.method} ${req.path} failed:`, e);
       reply.json(500, { label: 'SERVER_ERROR', message: 'Internal server error' });
     });
   };
+  deps.onClockMove.push(() => triggers.ready());
   const scratch = new Command();
   const place = new PlaceOrder();
   const ex = () => deps.gateway.exchange;
@@ -119,13 +122,14 @@ export function registerSpotPriceOrderRoutes(router: Router, deps: ApiDeps): voi
       if (body === undefined) return reply.error(ResultCode.InvalidBody, 'a SpotPriceTriggeredOrder body is required');
       const parsed = parse(req.uid, body);
       if (Array.isArray(parsed)) return reply.error(parsed[0], parsed[1]);
-      const o = triggers.store.add({ ...parsed, uid: req.uid, createUs: deps.gateway.clock.nowUs() });
-      reply.json(201, { id: o.id, id_string: String(o.id) });
+      triggers.create({ ...parsed, uid: req.uid, createUs: deps.gateway.clock.nowUs() }, (code, o) => {
+        if (o === undefined) return reply.error(code);
+        reply.json(201, { id: o.id, id_string: String(o.id) });
+      });
     } });
 
   router.add({ method: 'GET', pattern: '/api/v4/spot/price_orders', access: SPOT, limit: 'spot',
-    handler: afterFiring((req, reply) => {
-      triggers.expire();
+    handler: whenSettled((req, reply) => {
       const status = queryParam(req, 'status');
       if (absent(status)) return reply.error(ResultCode.MissingParam, 'status is required');
       if (status !== 'open' && status !== 'finished') return reply.error(ResultCode.InvalidParam, 'status must be open or finished');
@@ -142,35 +146,36 @@ export function registerSpotPriceOrderRoutes(router: Router, deps: ApiDeps): voi
     }) });
 
   router.add({ method: 'DELETE', pattern: '/api/v4/spot/price_orders', access: SPOT, limit: 'spot-cancel',
-    handler: afterFiring((req, reply) => {
-      triggers.expire();
+    handler: whenSettled((req, reply) => {
       const marketText = queryParam(req, 'market');
       const market = absent(marketText) ? -1 : parsePair(ex(), marketText);
       if (market < -1) return reply.error(market);
       const account = accountFilter(queryParam(req, 'account'));
       if (typeof account === 'number') return reply.error(account, 'account must be normal, margin or unified');
-      const open = account === 'none' ? [] : triggers.store.openOf(req.uid, market);
-      const now = deps.gateway.clock.nowUs();
-      for (const o of open) triggers.store.finish(o, 'cancelled', now);
-      reply.json(200, open.map((o) => renderPriceOrder(ex(), o)));
+      triggers.cancel(account === 'none' ? [] : triggers.store.openOf(req.uid, market), (code, cancelled) => {
+        if (code !== ResultCode.Ok) return reply.error(code);
+        reply.json(200, cancelled.map((o) => renderPriceOrder(ex(), o)));
+      });
     }) });
 
   router.add({ method: 'GET', pattern: '/api/v4/spot/price_orders/{order_id}', access: SPOT, limit: 'spot',
-    handler: afterFiring((req, reply) => {
-      triggers.expire();
+    handler: whenSettled((req, reply) => {
       const o = own(req);
       if (o === undefined) return reply.error(ResultCode.OrderNotFound);
       reply.json(200, renderPriceOrder(ex(), o));
     }) });
 
-  router.add({ method: 'DELETE', pattern: '/api/v4/spot/price_orders/{order_id}', access: SPOT, limit: 'spot-cancel',
-    handler: afterFiring((req, reply) => {
-      triggers.expire();
-      const o = own(req);
-      if (o === undefined) return reply.error(ResultCode.OrderNotFound);
-      if (o.status === 'cancelled') return reply.error(ResultCode.OrderCancelled);
-      if (o.status !== 'open') return reply.error(ResultCode.OrderClosed);
-      triggers.store.finish(o, 'cancelled', deps.gateway.clock.nowUs());
-      reply.json(200, renderPriceOrder(ex(), o));
-    }) });
+  /** Cancels the trigger of the path once no change to it is in flight (a change begun since the wait ends first). */
+  const cancelOne: Handler = whenSettled((req, reply) => {
+    const o = own(req);
+    if (o === undefined) return reply.error(ResultCode.OrderNotFound);
+    if (o.status === 'cancelled') return reply.error(ResultCode.OrderCancelled);
+    if (o.status !== 'open') return reply.error(ResultCode.OrderClosed);
+    if (triggers.store.isPending(o.id)) return cancelOne(req, reply);
+    triggers.cancel([o], (code, cancelled) => {
+      if (code !== ResultCode.Ok) return reply.error(code);
+      reply.json(200, renderPriceOrder(ex(), cancelled[0]!));
+    });
+  });
+  router.add({ method: 'DELETE', pattern: '/api/v4/spot/price_orders/{order_id}', access: SPOT, limit: 'spot-cancel', handler: cancelOne });
 }

@@ -9,6 +9,7 @@
  * perms: [{name, read_only}] with Gate's group names; ip_whitelist: at most 20 IPv4 addresses. The secret
  * appears only in the creation response. At most `limit` keys per account (BAD_REQUEST beyond); changes
  * reach authentication after the configured delay (see key-admin.ts). An unknown key is NOT_FOUND.
+ * Every change is a key record put through the engine (journaled); the answer follows its command.
  */
 import { isPermGroup, type PermGroup } from '../auth/key-store.js';
 import { ResultCode } from '../../core/result-code.js';
@@ -16,7 +17,9 @@ import type { ApiDeps } from '../deps.js';
 import { bodyObject } from '../http/api-request.js';
 import type { Router } from '../router.js';
 import { directoryOf } from '../sub-accounts/directory.js';
-import { KeyAdmin, type KeyAdminOptions, type KeyRecord } from '../sub-accounts/key-admin.js';
+import type { KeyRecord } from '../sub-accounts/key-admin.js';
+import { keyKey, type KeyRecordValue } from '../auth/identity-records.js';
+import { putRecords } from '../../engine/records.js';
 
 const SUB = { kind: 'private', group: 'sub_accounts' } as const;
 const IPV4 = /^(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])(\.(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])){3}$/;
@@ -45,11 +48,19 @@ function parseIps(v: unknown): string[] | undefined {
   return [...new Set(v as string[])];
 }
 
-export function registerSubAccountKeyRoutes(router: Router, deps: ApiDeps, options: KeyAdminOptions = {}): void {
+export function registerSubAccountKeyRoutes(router: Router, deps: ApiDeps): void {
   const dir = directoryOf(deps);
-  const admin = new KeyAdmin(deps.keys, options);
-  deps.onClose.push(() => admin.dispose());
+  const admin = deps.keyAdmin;
   const nowS = (): number => Math.floor(deps.gateway.clock.nowUs() / 1e6);
+
+  /** Puts key record `value`, applies it once its command succeeded, then answers with `then`. */
+  const change = (key: string, value: KeyRecordValue, reply: { error(code: number): void }, then: () => void): void => {
+    putRecords(deps.gateway, { [keyKey(key)]: value }, (code) => {
+      if (code !== ResultCode.Ok) return reply.error(code);
+      admin.apply(key, value);
+      then();
+    });
+  };
 
   const render = (r: KeyRecord): Record<string, unknown> => ({
     user_id: r.uid, mode: r.mode, name: r.name,
@@ -78,8 +89,8 @@ export function registerSubAccountKeyRoutes(router: Router, deps: ApiDeps, optio
       const fields = fieldsOf(body);
       if (typeof fields === 'string') return reply.error(ResultCode.InvalidParam, fields);
       if (!admin.hasRoom(uid)) return reply.error(ResultCode.TooManyKeys, `at most ${admin.limit} API keys per account`);
-      const { record, secret } = admin.create(uid, { ...fields, mode }, nowS());
-      reply.json(200, { ...render(record), secret });
+      const { key, value } = admin.created(uid, { ...fields, mode }, nowS());
+      change(key, value, reply, () => reply.json(200, { ...render(admin.get(uid, key)!), secret: value.secret }));
     } });
 
   router.add({ method: 'GET', pattern: '/api/v4/sub_accounts/{user_id}/keys', access: SUB, limit: 'sub-accounts',
@@ -108,15 +119,15 @@ export function registerSubAccountKeyRoutes(router: Router, deps: ApiDeps, optio
       if (body.mode !== undefined && body.mode !== null && body.mode !== r.mode) return reply.error(ResultCode.InvalidParam, 'mode cannot be changed');
       const fields = fieldsOf({ ...body, name: body.name ?? r.name });
       if (typeof fields === 'string') return reply.error(ResultCode.InvalidParam, fields);
-      admin.update(uid, r.key, fields, nowS());
-      reply.noContent();
+      change(r.key, admin.updated(uid, r.key, fields, nowS())!, reply, () => reply.noContent());
     } });
 
   router.add({ method: 'DELETE', pattern: '/api/v4/sub_accounts/{user_id}/keys/{key}', access: SUB, limit: 'sub-accounts',
     handler: (req, reply) => {
       const uid = dir.resolve(req.uid, req.params[0]);
       if (uid < 0) return reply.error(uid);
-      if (!admin.remove(uid, req.params[1]!)) return reply.error(ResultCode.NotFound, 'API key not found');
-      reply.noContent();
+      const value = admin.removed(uid, req.params[1]!, nowS());
+      if (value === undefined) return reply.error(ResultCode.NotFound, 'API key not found');
+      change(req.params[1]!, value, reply, () => reply.noContent());
     } });
 }

@@ -8,9 +8,9 @@
  *   POST /sub_accounts/{user_id}/unlock    → 204
  *
  * Only a main account has sub-accounts; an id that is not one of the caller's is SUB_ACCOUNT_NOT_FOUND.
- * A new sub-account is a new ledger user (ExchangeGateway.addUser, outside the command log, like
- * POST /sim/users) and a new key-store account; password and email default to the main account's (the
- * simulator keeps none for main accounts, so ''). Passwords are never returned.
+ * A new sub-account is one AddUser command carrying its account and profile records (journaled together:
+ * auth/identity-records.ts); lock and unlock put its account record. Password and email default to the
+ * main account's (the simulator keeps none for main accounts, so ''). Passwords are never returned.
  */
 import { MODE_NAMES } from '../../core/unified/valuation.js';
 import { ResultCode } from '../../core/result-code.js';
@@ -18,6 +18,10 @@ import type { ApiDeps } from '../deps.js';
 import { bodyObject, queryParam } from '../http/api-request.js';
 import type { Router } from '../router.js';
 import { directoryOf, type SubAccountProfile, SubAccountType } from '../sub-accounts/directory.js';
+import { addUserCommand } from '../../engine/gateway.js';
+import { putRecords, withRecords } from '../../engine/records.js';
+import { accountKey, profileKey } from '../auth/identity-records.js';
+import { applyAccount, profileRecord } from '../sub-accounts/identity.js';
 
 const SUB = { kind: 'private', group: 'sub_accounts' } as const;
 const FROZEN = 2;
@@ -50,15 +54,18 @@ export function registerSubAccountRoutes(router: Router, deps: ApiDeps): void {
       if (remark === undefined || email === undefined || password === undefined) {
         return reply.error(ResultCode.InvalidParam, 'remark, email and password must be strings');
       }
-      const uid = dir.freeUid();
+      const uid = dir.reserve(login);
+      if (uid < 0) return reply.error(ResultCode.InvalidParam, 'login_name must be 1 to 64 letters, digits or underscores, not taken');
       const main = req.uid;
-      deps.gateway.addUser(uid, main, (added) => {
+      const account = { main, locked: false };
+      const profile: SubAccountProfile = {
+        loginName: login, remark, email, type: SubAccountType.Normal, createTime: Math.floor(deps.gateway.clock.nowUs() / 1e6),
+      };
+      const cmd = withRecords(addUserCommand(uid, main), { [accountKey(uid)]: account, [profileKey(uid)]: profileRecord(profile) });
+      deps.gateway.submit(cmd, (added) => {
+        dir.release(uid, login, added === ResultCode.Ok);
         if (added !== ResultCode.Ok) return reply.error(added);
-        deps.keys.addAccount(uid, main);
-        const profile: SubAccountProfile = {
-          loginName: login, remark, email, type: SubAccountType.Normal,
-          createTime: Math.floor(deps.gateway.clock.nowUs() / 1e6),
-        };
+        applyAccount(deps.keys, uid, account);
         dir.add(uid, profile);
         reply.json(201, render(uid, profile));
       });
@@ -95,8 +102,12 @@ export function registerSubAccountRoutes(router: Router, deps: ApiDeps): void {
       handler: (req, reply) => {
         const uid = dir.resolve(req.uid, req.params[0]);
         if (uid < 0) return reply.error(uid);
-        deps.keys.account(uid)!.locked = lock;
-        reply.noContent();
+        const account = { main: req.uid, locked: lock };
+        putRecords(deps.gateway, { [accountKey(uid)]: account }, (code) => {
+          if (code !== ResultCode.Ok) return reply.error(code);
+          applyAccount(deps.keys, uid, account);
+          reply.noContent();
+        });
       } });
   }
 }

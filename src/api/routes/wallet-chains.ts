@@ -5,6 +5,7 @@
  */
 import { ResultCode } from '../../core/result-code.js';
 import type { ChainSpec } from '../../sim/chains/chain-spec.js';
+import { transient } from '../../sim/chains/wallet-commands.js';
 import type { ApiDeps } from '../deps.js';
 import { queryParam } from '../http/api-request.js';
 import type { Router } from '../router.js';
@@ -41,14 +42,20 @@ export function registerWalletChainRoutes(router: Router, deps: ApiDeps): void {
       const currency = queryParam(req, 'currency') ?? '';
       const chains = chainsOf(currency);
       if (typeof chains === 'number') return reply.error(chains);
-      const items = chains.map((c) => {
-        const a = wallet.addresses.addressOf(req.uid, c);
-        return { chain: c.chain, address: a.address, payment_id: a.memo, payment_name: c.isTag ? 'Memo' : '',
-          obtain_failed: c.depositEnabled ? 0 : 1, min_confirms: c.minConfirms };
+      // The first read of an address issues it: a record (so a withdrawal to it is internal, also after a
+      // restart). Addresses are a pure function of user and chain, so a stopped or busy engine still answers
+      // them (reads keep working); the next read records the issue.
+      wallet.depositAddresses(req.uid, chains, (code) => {
+        if (code !== ResultCode.Ok && !transient(code)) return reply.error(code);
+        const items = chains.map((c) => {
+          const a = wallet.addresses.addressOf(req.uid, c);
+          return { chain: c.chain, address: a.address, payment_id: a.memo, payment_name: c.isTag ? 'Memo' : '',
+            obtain_failed: c.depositEnabled ? 0 : 1, min_confirms: c.minConfirms };
+        });
+        const first = chains[0]!;
+        reply.json(200, { currency, address: items[0]!.address, min_deposit_amount: fmtUnits(ex(), currency, first.minDeposit),
+          multichain_addresses: items });
       });
-      const first = chains[0]!;
-      reply.json(200, { currency, address: items[0]!.address, min_deposit_amount: fmtUnits(ex(), currency, first.minDeposit),
-        multichain_addresses: items });
     } });
 
   router.add({ method: 'GET', pattern: '/api/v4/wallet/withdraw_status', access: WALLET, limit: 'wallet',

@@ -17,7 +17,6 @@ export const PUSH_INTERVAL_US = 10_000_000;
 export function registerWithdrawalPushRoutes(router: Router, deps: ApiDeps): void {
   const ex = () => deps.gateway.exchange;
   const wallet = deps.wallet;
-  const lastPush = new Map<number, number>();
 
   router.add({ method: 'POST', pattern: '/api/v4/withdrawals/push', access: { kind: 'private', group: 'withdrawal' }, limit: 'wallet',
     handler: (req, reply) => {
@@ -34,11 +33,10 @@ export function registerWithdrawalPushRoutes(router: Router, deps: ApiDeps): voi
       if (main < 0) return reply.error(ResultCode.UserNotFound);
       if (main !== 0 || ex().ledger.mainOf(req.uid) !== 0) return reply.error(ResultCode.InvalidParam, 'pushes are between main accounts only');
       const now = wallet.nowUs;
-      const last = lastPush.get(req.uid);
+      const last = wallet.lastPushUs(req.uid);
       if (last !== undefined && now - last < PUSH_INTERVAL_US) return reply.error(ResultCode.WithdrawTooFast);
       wallet.push(req.uid, to, currency, units, (code, p) => {
         if (code !== ResultCode.Ok) return reply.error(code);
-        lastPush.set(req.uid, now);
         reply.json(200, { id: String(p!.id) });
       });
     } });

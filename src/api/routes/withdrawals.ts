@@ -7,7 +7,8 @@
  * (API_WITHDRAW_DISABLED) · address, and memo on tag chains (MISSING_REQUIRED_PARAM) · amount within the
  * currency's and the chain's decimals (INVALID_PARAM_VALUE / INVALID_PRECISION) · minimum (AMOUNT_TOO_LITTLE) ·
  * per-withdrawal maximum (AMOUNT_TOO_MUCH) · withdraw_order_id unused (DUPLICATE_REQUEST) · 1 accepted
- * withdrawal per 3 s of the clock (TOO_FAST) · daily limit (WITHDRAWAL_OVER_LIMIT) · the amount above its fee
+ * withdrawal per 3 s of the clock, none while the user's last one is still in the engine (TOO_FAST; read from
+ * the journaled records, so a restart keeps it) · daily limit (WITHDRAWAL_OVER_LIMIT) · the amount above its fee
  * (AMOUNT_TOO_LITTLE) · available balance less amounts of deposits still locked for withdrawal ≥ amount
  * (BALANCE_NOT_ENOUGH). As on Gate, `amount` includes the fee: the account is debited `amount`, the chain
  * receives amount − fee. To an address the platform issued to another user the withdrawal is free and
@@ -56,7 +57,6 @@ function withdrawAnswer(ex: Exchange, w: WithdrawalRecord): Record<string, unkno
 export function registerWithdrawalRoutes(router: Router, deps: ApiDeps): void {
   const ex = () => deps.gateway.exchange;
   const wallet = deps.wallet;
-  const lastAccepted = new Map<number, number>();
 
   router.add({ method: 'POST', pattern: '/api/v4/withdrawals', access: WITHDRAWAL, limit: 'wallet',
     handler: (req, reply) => {
@@ -87,7 +87,7 @@ export function registerWithdrawalRoutes(router: Router, deps: ApiDeps): void {
         return reply.error(ResultCode.DuplicateRequest, 'withdraw_order_id already used');
       }
       const now = wallet.nowUs;
-      const last = lastAccepted.get(req.uid);
+      const last = wallet.lastWithdrawalUs(req.uid);
       if (last !== undefined && now - last < WITHDRAW_INTERVAL_US) return reply.error(ResultCode.WithdrawTooFast);
       if (spec.dayLimit > 0n && wallet.usedToday(req.uid, spec) + units > spec.dayLimit) return reply.error(ResultCode.WithdrawOverLimit);
       const receiver = wallet.addresses.ownerOf(spec, address, memo);
@@ -99,7 +99,6 @@ export function registerWithdrawalRoutes(router: Router, deps: ApiDeps): void {
       if (available - wallet.lockedByDeposits(req.uid, currency) < units) return reply.error(ResultCode.BalanceNotEnough);
       wallet.withdraw(req.uid, { currency, spec, units, fee, address, memo, withdrawOrderId: orderId, assetClass }, (code, w) => {
         if (code !== ResultCode.Ok) return reply.error(code);
-        lastAccepted.set(req.uid, now);
         reply.json(200, withdrawAnswer(ex(), w!));
       });
     } });

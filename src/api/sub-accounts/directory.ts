@@ -1,8 +1,12 @@
 /**
  * Sub-account profiles (Gate's SubAccount: login name, remark, email, type, creation time) and who owns
  * whom. Ownership and the frozen flag live in the KeyStore (what authentication reads); the ledger knows
- * each sub-account's main through `addUser`. Profiles are API-side records: nothing here is part of the
- * engine's state hash. Sub-accounts from the config file get a default profile (`sub_<uid>`, created at 0).
+ * each sub-account's main through `addUser`. Profiles are records (`sub/<uid>`, auth/identity-records.ts)
+ * put with the AddUser that creates the sub-account, so they are journaled and hashed; `add` applies one.
+ * Sub-accounts from the config file get a default profile (`sub_<uid>`, created at 0).
+ *
+ * Uids and login names being created are reserved until their command completes, so two concurrent
+ * creations never pick the same.
  *
  * One directory per server, shared by the route groups through `directoryOf(deps)`.
  */
@@ -29,6 +33,7 @@ export class SubAccountDirectory {
   readonly #deps: ApiDeps;
   readonly #profiles = new Map<number, SubAccountProfile>();
   readonly #logins = new Set<string>();
+  readonly #reservedUids = new Set<number>();
   #nextUid = FIRST_SUB_UID;
 
   constructor(deps: ApiDeps) {
@@ -78,14 +83,27 @@ export class SubAccountDirectory {
     return this.#logins.has(name.toLowerCase()) ? ResultCode.InvalidParam : ResultCode.Ok;
   }
 
-  /** A uid no user has (ledger and key store). */
-  freeUid(): number {
+  /**
+   * Reserves a uid no user has (ledger and key store) and `loginName` until `release`; returns the uid, or
+   * InvalidParam when the login name is taken or being taken.
+   */
+  reserve(loginName: string): number {
+    if (this.checkLoginName(loginName) !== ResultCode.Ok) return ResultCode.InvalidParam;
     const ledger = this.#deps.gateway.exchange.ledger;
-    while (ledger.mainOf(this.#nextUid) >= 0 || this.#deps.keys.account(this.#nextUid) !== undefined) this.#nextUid++;
+    while (ledger.mainOf(this.#nextUid) >= 0 || this.#deps.keys.account(this.#nextUid) !== undefined
+      || this.#reservedUids.has(this.#nextUid)) this.#nextUid++;
+    this.#reservedUids.add(this.#nextUid);
+    this.#logins.add(loginName.toLowerCase());
     return this.#nextUid;
   }
 
-  /** Records the profile of a sub-account that was just added to the gateway and the key store. */
+  /** Ends a reservation; `created`: the sub-account exists now (its login name stays taken). */
+  release(uid: number, loginName: string, created: boolean): void {
+    this.#reservedUids.delete(uid);
+    if (!created) this.#logins.delete(loginName.toLowerCase());
+  }
+
+  /** Applies the profile record of a sub-account (just created, or restored at start-up). */
   add(uid: number, profile: SubAccountProfile): void {
     this.#profiles.set(uid, profile);
     this.#logins.add(profile.loginName.toLowerCase());

@@ -1,17 +1,22 @@
 /**
- * API-key management for sub-accounts: the keys as declared through the API (what the management routes
- * show at once) and their application to the KeyStore (what authentication reads), after `delayMs`.
+ * API-key management: the keys as declared through the API (what the management routes show at once) and
+ * their application to the KeyStore (what authentication reads), after `delayMs`.
+ *
+ * Durability: every change is a key record (auth/identity-records.ts, `key/<key>`) that the route puts
+ * through the engine (so it is journaled); `apply` is what both the route (after the record's command
+ * succeeded) and the start-up restore call, so the live and the restored state are one projection.
  *
  * Contract:
- * - `delayMs` 0 applies every change before the call returns. Otherwise each change is applied by a timer
- *   after `delayMs` of wall time, in the order the changes were made (timers of equal delay fire in order),
- *   so a key created and then deleted within the delay never authenticates. Gate takes up to 5 minutes.
+ * - `delayMs` 0 applies every change to authentication at once. Otherwise a change reaches it at the record's
+ *   `live_at_ms` (wall clock), in the order changes were made (timers of equal delay fire in order), so a key
+ *   created and then deleted within the delay never authenticates. Gate takes up to 5 minutes.
  * - At most `limit` keys per account, counting declared keys (a key being deleted no longer counts).
- * - The secret is kept in the KeyStore only; records here never carry it.
+ * - The secret is kept in the KeyStore and the record only; what the routes render never carries it.
  * Keys from the config file appear with name '' and timestamps 0 the first time an account is read.
  */
 import { randomBytes } from 'node:crypto';
-import type { ApiKey, KeyStore, PermGroup } from '../auth/key-store.js';
+import type { KeyStore, PermGroup } from '../auth/key-store.js';
+import { apiKeyOf, type KeyRecordValue, type LiveKeyValue, liveOf, permsFromRecord, permsToRecord } from '../auth/identity-records.js';
 
 export interface KeyRecord {
   readonly key: string;
@@ -34,11 +39,15 @@ export interface KeyAdminOptions {
 
 export const DEFAULT_KEY_LIMIT = 20;
 
+type Fields = Pick<KeyRecord, 'name' | 'perms' | 'ipWhitelist'>;
+
 export class KeyAdmin {
   readonly limit: number;
   readonly delayMs: number;
   readonly #keys: KeyStore;
   readonly #declared = new Map<number, Map<string, KeyRecord>>();
+  /** Secrets of declared keys (the record of a change carries it). */
+  readonly #secrets = new Map<string, string>();
   readonly #timers = new Set<ReturnType<typeof setTimeout>>();
 
   constructor(keys: KeyStore, options: KeyAdminOptions = {}) {
@@ -61,41 +70,72 @@ export class KeyAdmin {
     return this.#of(uid).size < this.limit;
   }
 
-  /** Declares a new key (fresh id and secret); returns the record and the secret. */
-  create(uid: number, fields: Omit<KeyRecord, 'key' | 'uid' | 'createdAt' | 'updatedAt'>, nowS: number): { record: KeyRecord; secret: string } {
+  /** The record of a new key of `uid` (fresh id and secret); nothing changes until `apply`. @allocates */
+  created(uid: number, fields: Fields & { readonly mode: number }, nowS: number): { key: string; value: KeyRecordValue } {
     const key = randomBytes(16).toString('hex');
     const secret = randomBytes(32).toString('hex');
-    const record: KeyRecord = { ...fields, key, uid, createdAt: nowS, updatedAt: nowS };
-    this.#of(uid).set(key, record);
-    this.#apply(() => this.#keys.addKey(toApiKey(record, secret)));
-    return { record, secret };
+    return { key, value: this.#value(uid, secret, fields.mode, fields, nowS, nowS, false, null) };
   }
 
-  /** Replaces name, perms and IP whitelist of a declared key (mode stays); false when unknown. */
-  update(uid: number, key: string, fields: Pick<KeyRecord, 'name' | 'perms' | 'ipWhitelist'>, nowS: number): boolean {
-    const keys = this.#of(uid);
-    const old = keys.get(key);
-    if (old === undefined) return false;
-    const record: KeyRecord = { ...old, ...fields, updatedAt: nowS };
-    keys.set(key, record);
-    this.#apply(() => {
-      const live = this.#keys.get(key);
-      if (live !== undefined) this.#keys.replaceKey(toApiKey(record, live.secret));
-    });
-    return true;
+  /** The record of declared key `key` with new name, perms and whitelist (mode stays); undefined when unknown. */
+  updated(uid: number, key: string, fields: Fields, nowS: number): KeyRecordValue | undefined {
+    const old = this.#of(uid).get(key);
+    if (old === undefined) return undefined;
+    return this.#value(uid, this.#secretOf(key), old.mode, fields, old.createdAt, nowS, false, liveOf({ ...old, ipWhitelist: old.ipWhitelist }));
   }
 
-  /** Withdraws a declared key; false when unknown. */
-  remove(uid: number, key: string): boolean {
-    if (!this.#of(uid).delete(key)) return false;
-    this.#apply(() => { this.#keys.removeKey(key); });
-    return true;
+  /** The record withdrawing declared key `key`; undefined when unknown. */
+  removed(uid: number, key: string, nowS: number): KeyRecordValue | undefined {
+    const old = this.#of(uid).get(key);
+    if (old === undefined) return undefined;
+    return this.#value(uid, this.#secretOf(key), old.mode, old, old.createdAt, nowS, true, liveOf(old));
+  }
+
+  /**
+   * Applies key record `value` of `key`: declared at once; authentication at its `live_at_ms` (see the module
+   * header). `restoring`: at start-up, where authentication must first show `prev` if the change is not due.
+   */
+  apply(key: string, value: KeyRecordValue, restoring = false): void {
+    const declared = this.#of(value.uid);
+    if (value.deleted) {
+      declared.delete(key);
+    } else {
+      declared.set(key, {
+        key, uid: value.uid, mode: value.mode, name: value.name, perms: permsFromRecord(value.perms), ipWhitelist: [...value.ip],
+        createdAt: value.created_s, updatedAt: value.updated_s,
+      });
+    }
+    this.#secrets.set(key, value.secret);
+    const target: LiveKeyValue | null = value.deleted ? null : value;
+    const wait = value.live_at_ms - Date.now();
+    if (wait <= 0) return this.#setLive(key, value, target);
+    if (restoring) this.#setLive(key, value, value.prev);
+    const t = setTimeout(() => { this.#timers.delete(t); this.#setLive(key, value, target); }, wait);
+    t.unref();
+    this.#timers.add(t);
   }
 
   /** Cancels changes not yet applied (server shutdown). */
   dispose(): void {
     for (const t of this.#timers) clearTimeout(t);
     this.#timers.clear();
+  }
+
+  #value(uid: number, secret: string, mode: number, fields: Fields, createdS: number, updatedS: number, deleted: boolean,
+    prev: LiveKeyValue | null): KeyRecordValue {
+    return {
+      uid, secret, mode, name: fields.name, perms: permsToRecord(fields.perms), ip: [...fields.ipWhitelist],
+      created_s: createdS, updated_s: updatedS, deleted, live_at_ms: this.delayMs === 0 ? 0 : Date.now() + this.delayMs, prev,
+    };
+  }
+
+  #secretOf(key: string): string {
+    return this.#secrets.get(key) ?? this.#keys.get(key)?.secret ?? '';
+  }
+
+  #setLive(key: string, value: KeyRecordValue, live: LiveKeyValue | null): void {
+    if (live === null) this.#keys.removeKey(key);
+    else this.#keys.putKey(apiKeyOf(key, value, live));
   }
 
   #of(uid: number): Map<string, KeyRecord> {
@@ -109,14 +149,4 @@ export class KeyAdmin {
     }
     return m;
   }
-
-  #apply(change: () => void): void {
-    if (this.delayMs === 0) return change();
-    const t = setTimeout(() => { this.#timers.delete(t); change(); }, this.delayMs);
-    t.unref();
-    this.#timers.add(t);
-  }
 }
-
-const toApiKey = (r: KeyRecord, secret: string): ApiKey =>
-  ({ key: r.key, secret, uid: r.uid, mode: r.mode, perms: r.perms, ipWhitelist: r.ipWhitelist });

@@ -1,6 +1,6 @@
 /**
  * What every transfer route shares: amount and client_order_id checks, account names → ledger accounts,
- * and `runTransfer`, which submits one engine Transfer command and records it.
+ * and `runTransfer`, which submits one engine Transfer command carrying the transfer's record (transfer-log.ts).
  *
  * Amounts: a decimal string above 0 with at most 8 decimals (trailing zeros aside) and no more than the
  * currency's scale (INVALID_PRECISION), else INVALID_PARAM_VALUE.
@@ -14,7 +14,8 @@ import { AccountKind } from '../../core/ledger/account-kinds.js';
 import type { Amount } from '../../core/ledger/amount.js';
 import { ResultCode } from '../../core/result-code.js';
 import type { ApiDeps } from '../deps.js';
-import { type TransferRecord, transferLogOf } from './transfer-log.js';
+import { withRecords } from '../../engine/records.js';
+import { type TransferJson, type TransferRecord, transferLogOf } from './transfer-log.js';
 
 /** One side of a transfer: a ledger account. */
 export interface Leg {
@@ -111,14 +112,18 @@ export function runTransfer(deps: ApiDeps, plan: TransferPlan, done: (code: Resu
   cmd.currency = plan.currency;
   if (typeof plan.amount.units === 'bigint') cmd.text = plan.amount.units.toString();
   else cmd.amount = plan.amount.units;
+  // The record (and its client_order_id) rides on the Transfer: journaled with the funds, or not at all.
+  const { n, key } = log.allocate();
+  const record: TransferJson = {
+    n, kind: plan.record.kind, initiator, main_uid: plan.mainUid, time_us: deps.gateway.clock.nowUs(),
+    currency: deps.gateway.exchange.currencies[plan.currency]!, amount: plan.amount.text, client_order_id: clientOrderId,
+    fingerprint: plan.fingerprint, sub_uid: plan.record.subUid, sub_type: plan.record.subType, direction: plan.record.direction,
+  };
+  withRecords(cmd, { [key]: record });
   deps.gateway.submit(cmd, (code, stamped) => {
     if (clientOrderId !== '') log.end(initiator, clientOrderId);
     if (code !== ResultCode.Ok) return done(code, 0);
-    log.add({
-      ...plan.record, txId: stamped.seq, initiator, mainUid: plan.mainUid, timeUs: stamped.time,
-      currency: deps.gateway.exchange.currencies[plan.currency]!, amount: plan.amount.text, clientOrderId,
-      fingerprint: plan.fingerprint,
-    });
+    log.apply(record, stamped.seq);
     done(ResultCode.Ok, stamped.seq);
   });
 }

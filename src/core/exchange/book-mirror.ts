@@ -30,6 +30,16 @@ interface Resting {
 
 const shown = (iceberg: number, left: number): number => (iceberg > 0 ? Math.min(iceberg, left) : left);
 
+/** A book's resting orders as columns (what snapshots capture), one row per order. */
+export interface RestingColumns {
+  readonly id: ArrayLike<number>;
+  readonly side: ArrayLike<number>;
+  readonly price: ArrayLike<number>;
+  readonly left: ArrayLike<number>;
+  readonly visible: ArrayLike<number>;
+  readonly iceberg: ArrayLike<number>;
+}
+
 /** One side of one market: lots per price, and the prices in ascending order. */
 class Levels {
   readonly lots = new Map<number, number>();
@@ -96,6 +106,18 @@ export class BookMirror {
       this.#levels(o).add(o.price, o.visible);
     }
     this.#toRest.length = 0;
+  }
+
+  /**
+   * Mirrors the resting orders of a restored book (a snapshot's columns, any order: levels are sums), before
+   * any command is applied to it.
+   */
+  restore(market: number, s: RestingColumns): void {
+    for (let i = 0; i < s.id.length; i++) {
+      const o: Resting = { market, side: s.side[i]!, price: s.price[i]!, left: s.left[i]!, visible: s.visible[i]!, iceberg: s.iceberg[i]! };
+      this.#resting.set(s.id[i]!, o);
+      this.#levels(o).add(o.price, o.visible);
+    }
   }
 
   /** Writes up to `limit` levels of `side` of `market`, best first; returns the count (as OrderBook.depth). */

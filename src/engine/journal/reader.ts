@@ -44,6 +44,8 @@ export interface JournalReport {
 export interface ReadOptions {
   /** Bytes read per chunk; default 1 MiB. */
   readonly chunkBytes?: number;
+  /** Awaited after the records of each chunk were handed out (a consumer that applies them asynchronously). */
+  readonly afterChunk?: () => Promise<void>;
 }
 
 async function readExactly(fh: FileHandle, buf: Uint8Array, at: number): Promise<boolean> {
@@ -74,6 +76,72 @@ export async function readFileStart(fh: FileHandle, path: string): Promise<{ hea
   return { header, end: start + len };
 }
 
+/**
+ * Parses record frames out of a buffer its owner fills with consecutive bytes of a journal (streamed reads):
+ * CRC and decode per frame, groups held until whole (format.ts). Shared by `readJournal` and the replay
+ * tool, so every reader of the format agrees on what is valid.
+ *
+ * `scan(buf, pos, have, base, onCommand)` parses the whole frames in `buf[pos, have)` (`base` = the file
+ * offset of `buf[0]`) and returns the position after the last frame it consumed; on a defect it sets
+ * `reason` and stops. `finish()` at the end of the file (or after a defect) settles a group left open.
+ * `validEnd` is the file offset after the last record handed out; `records` how many were.
+ */
+export class RecordScanner {
+  readonly #cmd = new Command();
+  readonly #group: Command[] = [];
+  #groupStart = 0;
+  records = 0;
+  validEnd: number;
+  reason: JournalDefect | undefined;
+
+  /** `start`: the file offset of the first record (after the header). */
+  constructor(start: number) {
+    this.validEnd = start;
+  }
+
+  /** The last record decoded (valid until the next scan). */
+  get last(): Command {
+    return this.#cmd;
+  }
+
+  scan(buf: Uint8Array, pos: number, have: number, base: number, onCommand: ((cmd: Command) => void) | undefined): number {
+    const cmd = this.#cmd;
+    const group = this.#group;
+    while (have - pos >= FRAME_BYTES) {
+      const word = readU32(buf, pos);
+      const len = (word & LENGTH_MASK) >>> 0;
+      if (len === 0 || len > MAX_RECORD_BYTES) { this.reason = 'bad-length'; break; }
+      const p = pos + FRAME_BYTES;
+      if (have - p < len) break;
+      if (crc32(buf, p, p + len) !== readU32(buf, pos + 4)) { this.reason = 'checksum'; break; }
+      if (!decodeRecord(buf, cmd, p)) { this.reason = 'undecodable'; break; }
+      if ((word & GROUP_CONTINUES) !== 0) {
+        if (group.length === 0) this.#groupStart = base + pos;
+        group.push(new Command().copyFrom(cmd));
+      } else {
+        if (group.length > 0) {
+          for (const g of group) onCommand?.(g);
+          this.records += group.length;
+          group.length = 0;
+        }
+        onCommand?.(cmd);
+        this.records++;
+        this.validEnd = base + p + len;
+      }
+      pos = p + len;
+    }
+    return pos;
+  }
+
+  /** Ends the scan: a group still open is cut (reason 'group'; the valid prefix ends before it). */
+  finish(): void {
+    if (this.#group.length === 0) return;
+    if (this.reason === undefined || this.reason === 'torn') this.reason = 'group';
+    this.validEnd = this.#groupStart;
+    this.#group.length = 0;
+  }
+}
+
 /** Streams the records of the journal at `path` to `onCommand`; reports the valid prefix. */
 export async function readJournal(
   path: string,
@@ -84,43 +152,18 @@ export async function readJournal(
   try {
     const fileBytes = (await fh.stat()).size;
     const { header, end } = await readFileStart(fh, path);
-    const cmd = new Command();
     let buf = new Uint8Array(Math.max(options.chunkBytes ?? 1 << 20, 64));
     let bufStart = end;
     let have = 0;
     let pos = 0;
     let filePos = end;
-    let records = 0;
-    /** End of the last whole record outside a group, or of the last whole group. */
-    let validEnd = end;
-    /** Records of a group whose last frame has not been read yet (copies), and where the group began. */
-    const group: Command[] = [];
-    let groupStart = 0;
-    let reason: JournalDefect | undefined;
+    const scanner = new RecordScanner(end);
     for (;;) {
-      while (have - pos >= FRAME_BYTES) {
-        const word = readU32(buf, pos);
-        const len = (word & LENGTH_MASK) >>> 0;
-        if (len === 0 || len > MAX_RECORD_BYTES) { reason = 'bad-length'; break; }
-        const p = pos + FRAME_BYTES;
-        if (have - p < len) break;
-        if (crc32(buf, p, p + len) !== readU32(buf, pos + 4)) { reason = 'checksum'; break; }
-        if (!decodeRecord(buf, cmd, p)) { reason = 'undecodable'; break; }
-        if ((word & GROUP_CONTINUES) !== 0) {
-          if (group.length === 0) groupStart = bufStart + pos;
-          group.push(new Command().copyFrom(cmd));
-        } else {
-          for (const g of group) onCommand?.(g);
-          records += group.length + 1;
-          group.length = 0;
-          onCommand?.(cmd);
-          validEnd = bufStart + p + len;
-        }
-        pos = p + len;
-      }
-      if (reason !== undefined) break;
+      pos = scanner.scan(buf, pos, have, bufStart, onCommand);
+      if (options.afterChunk !== undefined) await options.afterChunk();
+      if (scanner.reason !== undefined) break;
       if (filePos >= fileBytes) {
-        if (pos < have) reason = 'torn';
+        if (pos < have) scanner.reason = 'torn';
         break;
       }
       buf.copyWithin(0, pos, have);
@@ -128,7 +171,7 @@ export async function readJournal(
       have -= pos;
       pos = 0;
       if (have >= FRAME_BYTES) {
-        // The parse loop stopped at this frame for want of bytes, so its length is already in range.
+        // The scan stopped at this frame for want of bytes, so its length is already in range.
         const need = FRAME_BYTES + ((readU32(buf, 0) & LENGTH_MASK) >>> 0);
         if (need > buf.length) {
           const bigger = new Uint8Array(need);
@@ -138,14 +181,14 @@ export async function readJournal(
       }
       const { bytesRead } = await fh.read(buf, have, Math.min(buf.length - have, fileBytes - filePos), filePos);
       if (bytesRead === 0) {
-        if (have > 0) reason = 'torn';
+        if (have > 0) scanner.reason = 'torn';
         break;
       }
       have += bytesRead;
       filePos += bytesRead;
     }
-    if (group.length > 0 && (reason === undefined || reason === 'torn')) reason = 'group';
-    const validBytes = group.length > 0 ? groupStart : validEnd;
+    scanner.finish();
+    const { records, validEnd: validBytes, reason } = scanner;
     return reason === undefined
       ? { header, records, validBytes, fileBytes }
       : { header, records, validBytes, fileBytes, truncatedAt: validBytes, reason };

@@ -31,7 +31,7 @@
  * run `repairJournal` first (recovery replays the journal anyway). A new file is created with mode 0600:
  * records may carry secrets (API keys of users added at run time).
  */
-import { open } from 'node:fs/promises';
+import { open, rename } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Command } from '../../core/command.js';
@@ -90,7 +90,7 @@ export class JournalWriter {
   /** The header stored in the file (the given one for a new file). */
   readonly header: JournalHeaderData;
   readonly policy: FsyncPolicy;
-  readonly #fh: FileHandle;
+  #fh: FileHandle;
   #front = new Uint8Array(INITIAL_BUFFER);
   #back = new Uint8Array(INITIAL_BUFFER);
   #frontLen = 0;
@@ -116,17 +116,37 @@ export class JournalWriter {
   #closed = false;
   #closing = false;
   #injected: string | undefined;
+  #rotating = false;
+  /** Seq of the last record in the buffer being filled, and whether it leaves a group open. */
+  #frontTailSeq = 0;
+  #frontTailOpen = false;
+  /** Seq of the last record written, and whether it left a group open (the next segment may not start there). */
+  #writtenTailSeq = 0;
+  #writtenTailOpen = false;
+  #segmentFirstSeq: number;
 
-  private constructor(path: string, fh: FileHandle, header: JournalHeaderData, policy: FsyncPolicy, pos: number) {
+  private constructor(path: string, fh: FileHandle, header: JournalHeaderData, policy: FsyncPolicy, pos: number, lastSeq?: number) {
     this.path = path;
     this.#fh = fh;
     this.header = header;
     this.policy = policy;
     this.#pos = pos;
+    this.#segmentFirstSeq = header.firstSeq ?? 1;
+    // What the file already holds counts as written and synced (it was read back from the disk).
+    const last = lastSeq ?? this.#segmentFirstSeq - 1;
+    this.#appendedSeq = last;
+    this.#writtenSeq = last;
+    this.#syncedSeq = last;
+    this.#writtenTailSeq = last;
+    this.#frontLastSeq = last;
   }
 
-  /** Creates or reopens the journal at `path` (see the module contract). @allocates */
-  static async open(path: string, header: JournalHeaderData, policy: FsyncPolicy): Promise<JournalWriter> {
+  /**
+   * Creates or reopens the journal at `path` (see the module contract). `lastSeq`: the seq of the last
+   * record an existing file holds (its reader knows it; default: none beyond its header's first seq).
+   * @allocates
+   */
+  static async open(path: string, header: JournalHeaderData, policy: FsyncPolicy, lastSeq?: number): Promise<JournalWriter> {
     if (policy.fsync === 'interval' && !(policy.everyMs >= 0)) throw new RangeError('fsync interval must be ≥ 0 ms');
     const fh = await open(path, 'wx+', 0o600).catch((e: unknown) => {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
@@ -136,7 +156,7 @@ export class JournalWriter {
       const size = (await fh.stat()).size;
       if (size > 0) {
         const { header: stored } = await readFileStart(fh, path);
-        return new JournalWriter(path, fh, stored, policy, size);
+        return new JournalWriter(path, fh, stored, policy, size, lastSeq);
       }
       const start = encodeFileStart(encodeHeader(header));
       await writeAll(fh, start, start.length, 0);
@@ -195,11 +215,22 @@ export class JournalWriter {
     this.#frontLen = at + FRAME_BYTES + n;
     this.#frontRecords++;
     if (!continues) this.#frontLastSeq = cmd.seq;
+    this.#frontTailSeq = cmd.seq;
+    this.#frontTailOpen = continues;
     this.#appended++;
     this.#appendedSeq = cmd.seq;
     if (!this.#autoFlush) {
       this.#autoFlush = true;
       setImmediate(this.#flushAppended);
+    }
+  }
+
+  /** Resolves when the record with seq `seq` (the last of its group) is durable under the policy. */
+  async waitDurable(seq: number): Promise<void> {
+    while (this.durableSeq < seq) {
+      if (this.#error !== null) throw this.#error;
+      await this.flush();
+      if (this.durableSeq < seq) await new Promise((r) => setImmediate(r));
     }
   }
 
@@ -212,6 +243,53 @@ export class JournalWriter {
     this.#request(target);
     return p;
   }
+
+  /**
+   * Starts a new segment (segments.ts): waits until everything appended is durable and ends outside a group
+   * (so no group spans two files), syncs and closes the file, renames it to `archivePath`, and opens a new
+   * file at `path` whose header says the next record's seq. Records appended meanwhile go to the new file
+   * (their replies wait for it). Resolves with the archived segment's first seq. One rotation at a time.
+   */
+  async rotate(archivePath: (firstSeq: number) => string): Promise<number> {
+    if (this.#closed || this.#closing) throw new InvariantError('journal writer is closed');
+    if (this.#rotating) throw new InvariantError('journal rotation already in progress');
+    // Wait for a moment when no write or sync is in flight and what was written ends outside a group;
+    // records still in the buffer then belong to the new segment.
+    for (;;) {
+      if (this.#error !== null) throw this.#error;
+      if (!this.#writing && !this.#syncing && !this.#writtenTailOpen) break;
+      if (this.#writtenTailOpen && !this.#writing) await this.flush();
+      else await new Promise((r) => setImmediate(r));
+    }
+    this.#rotating = true;
+    const firstSeq = this.#segmentFirstSeq;
+    try {
+      if (this.#synced < this.#written) await this.#fh.datasync();
+      await this.#fh.close();
+      await rename(this.path, archivePath(firstSeq));
+      const next = this.#writtenTailSeq + 1;
+      const fh = await open(this.path, 'wx+', 0o600);
+      const start = encodeFileStart(encodeHeader({ ...this.header, firstSeq: next }));
+      await writeAll(fh, start, start.length, 0);
+      await fh.datasync();
+      await syncDir(this.path);
+      this.#fh = fh;
+      this.#pos = start.length;
+      this.#segmentFirstSeq = next;
+      this.#synced = this.#written;
+      this.#syncedSeq = this.#writtenSeq;
+    } catch (e) {
+      this.#fail(e);
+      throw this.#error!;
+    } finally {
+      this.#rotating = false;
+    }
+    this.#pump();
+    return firstSeq;
+  }
+
+  /** Seq of the first record of the current segment (the header's `firstSeq`). */
+  get segmentFirstSeq(): number { return this.#segmentFirstSeq; }
 
   /** Writes and syncs everything appended (every policy), then closes the file. Further appends throw. */
   async close(): Promise<void> {
@@ -255,7 +333,7 @@ export class JournalWriter {
   }
 
   #pump(): void {
-    if (this.#error !== null || this.#closed) return;
+    if (this.#error !== null || this.#closed || this.#rotating) return;
     if (!this.#writing && this.#frontLen > 0 && this.#written < this.#requested) void this.#write();
     if (!this.#syncing && this.#written > this.#synced && this.policy.fsync !== 'never') this.#scheduleSync();
   }
@@ -265,6 +343,8 @@ export class JournalWriter {
     const len = this.#frontLen;
     const records = this.#frontRecords;
     const lastSeq = this.#frontLastSeq;
+    const tailSeq = this.#frontTailSeq;
+    const tailOpen = this.#frontTailOpen;
     this.#front = this.#back;
     this.#back = buf;
     this.#frontLen = 0;
@@ -284,6 +364,8 @@ export class JournalWriter {
     this.#inFlight = 0;
     this.#written += records;
     this.#writtenSeq = lastSeq;
+    this.#writtenTailSeq = tailSeq;
+    this.#writtenTailOpen = tailOpen;
     this.#writing = false;
     if (this.policy.fsync !== 'batch') this.#settle();
     this.#pump();

@@ -22,20 +22,30 @@ import { PlaceOrder } from '../../core/matching/order-types.js';
 import { NO_SEQ, SpscRing } from '../ring/spsc-ring.js';
 import { RingState, seqLt } from '../ring/layout.js';
 import { SpinThenBlockWait } from '../ring/wait-strategy.js';
-import { CMD_SLOT_F64, CTRL_CRASH, CTRL_HASH, CTRL_STOP, EVENT_SLOT_F64, readCommand, type ShardRings, writeEnd, writeEvent } from './shard-protocol.js';
+import { CMD_SLOT_F64, CTRL_CAPTURE, CTRL_CRASH, CTRL_HASH, CTRL_STOP, EVENT_SLOT_F64, readCommand, type ShardRings, writeEnd,
+  writeEvent } from './shard-protocol.js';
+import { bookBuffers, captureBook, restoreBook } from '../snapshot/capture.js';
+import type { BookState } from '../../protocol/snapshot-codec.js';
 
 export interface ShardData {
   readonly definition: ExchangeDefinition;
   /** Market indexes this shard owns. */
   readonly markets: readonly number[];
   readonly rings: ShardRings;
+  /** Resting orders to restore into its books before the first command (a snapshot's), by market index. */
+  readonly books?: Readonly<Record<number, BookState>> | undefined;
 }
 
 const data = workerData as ShardData;
 const commands = SpscRing.attach(data.rings.commands, { capacity: data.rings.commandCapacity, slotWords: CMD_SLOT_F64 * 2 });
 const events = SpscRing.attach(data.rings.events, { capacity: data.rings.eventCapacity, slotWords: EVENT_SLOT_F64 * 2 });
 const books: (OrderBook | undefined)[] = [];
-for (const m of data.markets) books[m] = new ArrayOrderBook(defineMarket(data.definition.markets[m]!));
+for (const m of data.markets) {
+  const book = new ArrayOrderBook(defineMarket(data.definition.markets[m]!));
+  const restored = data.books?.[m];
+  if (restored !== undefined) restoreBook(book, restored);
+  books[m] = book;
+}
 
 /**
  * Spinning only pays when the producer runs on another core: in a process confined to one CPU (taskset, a
@@ -85,6 +95,9 @@ function run(): void {
       if (cmd.type === CTRL_CRASH) throw new Error(`shard of markets ${data.markets.join(',')}: crash requested (test hook)`);
       if (cmd.type === CTRL_HASH) {
         parentPort!.postMessage({ seq: cmd.seq, hashes: data.markets.map((m) => [m, books[m]!.stateHash()]) });
+      } else if (cmd.type === CTRL_CAPTURE) {
+        const captured = data.markets.map((m) => [m, captureBook(books[m]!)] as const);
+        parentPort!.postMessage({ seq: cmd.seq, books: captured }, captured.flatMap(([, b]) => bookBuffers(b)));
       } else {
         ev.clear();
         const code = applyToBook(books[cmd.market]!, cmd, place, ev);

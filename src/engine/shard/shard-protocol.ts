@@ -5,7 +5,7 @@
  * Command ring (ledger → shard), CMD_SLOT_F64 = 16 fields (128 bytes, two cache lines):
  *
  *   field  0 C_SEQ      global sequence of the command
- *          1 C_TYPE     CommandType, or a control type (CTRL_HASH, CTRL_STOP, CTRL_CRASH)
+ *          1 C_TYPE     CommandType, or a control type (CTRL_HASH, CTRL_STOP, CTRL_CRASH, CTRL_CAPTURE)
  *          2 C_MARKET   market index
  *          3 C_ORDER    order id          4 C_UID     owner
  *          5 C_SIDE     side / cancel-all side        6 C_OTYPE   order type       7 C_TIF  time in force
@@ -46,6 +46,11 @@ export const CTRL_STOP = 102;
  * Sent only by `ThreadedEngine.crashShardForTesting`; production code never writes it.
  */
 export const CTRL_CRASH = 103;
+/**
+ * Control: reply with every book's resting orders (snapshot/capture.ts BookState, through the worker's message
+ * port, buffers transferred), in command order. Sent only when nothing is in flight.
+ */
+export const CTRL_CAPTURE = 104;
 
 export const EVENT_SLOT_F64 = 10;
 export const E_SEQ = 0;

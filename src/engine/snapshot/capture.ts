@@ -43,6 +43,11 @@ export function captureBook(book: OrderBook): BookState {
   return s;
 }
 
+/** The buffers under one captured book's columns (to transfer it between threads). */
+export function bookBuffers(s: BookState): ArrayBuffer[] {
+  return Object.values(s).map((c) => (c as Float64Array).buffer as ArrayBuffer);
+}
+
 /**
  * Captures the engine's state after its last applied command (`seq`: the sequencer's last stamp unless given,
  * e.g. after a replay through `apply`). `createdTime` defaults to the wall clock in µs. @allocates

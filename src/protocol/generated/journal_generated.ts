@@ -285,8 +285,17 @@ configJson(optionalEncoding?:any):string|Uint8Array|null {
   return offset ? this.bb!.__string(this.bb_pos + offset, optionalEncoding) : null;
 }
 
+/**
+ * Sequence number of the first record this file holds: 1 (or absent) for a journal's first segment,
+ * the next record's after a rotation (src/engine/journal/segments.ts).
+ */
+firstSeq():number {
+  const offset = this.bb!.__offset(this.bb_pos, 14);
+  return offset ? this.bb!.readFloat64(this.bb_pos + offset) : 0.0;
+}
+
 static startJournalHeader(builder:flatbuffers.Builder) {
-  builder.startObject(5);
+  builder.startObject(6);
 }
 
 static addFormatVersion(builder:flatbuffers.Builder, formatVersion:number) {
@@ -333,18 +342,23 @@ static addConfigJson(builder:flatbuffers.Builder, configJsonOffset:flatbuffers.O
   builder.addFieldOffset(4, configJsonOffset, 0);
 }
 
+static addFirstSeq(builder:flatbuffers.Builder, firstSeq:number) {
+  builder.addFieldFloat64(5, firstSeq, 0.0);
+}
+
 static endJournalHeader(builder:flatbuffers.Builder):flatbuffers.Offset {
   const offset = builder.endObject();
   return offset;
 }
 
-static createJournalHeader(builder:flatbuffers.Builder, formatVersion:number, createdTime:number, marketsOffset:flatbuffers.Offset, currenciesOffset:flatbuffers.Offset, configJsonOffset:flatbuffers.Offset):flatbuffers.Offset {
+static createJournalHeader(builder:flatbuffers.Builder, formatVersion:number, createdTime:number, marketsOffset:flatbuffers.Offset, currenciesOffset:flatbuffers.Offset, configJsonOffset:flatbuffers.Offset, firstSeq:number):flatbuffers.Offset {
   JournalHeader.startJournalHeader(builder);
   JournalHeader.addFormatVersion(builder, formatVersion);
   JournalHeader.addCreatedTime(builder, createdTime);
   JournalHeader.addMarkets(builder, marketsOffset);
   JournalHeader.addCurrencies(builder, currenciesOffset);
   JournalHeader.addConfigJson(builder, configJsonOffset);
+  JournalHeader.addFirstSeq(builder, firstSeq);
   return JournalHeader.endJournalHeader(builder);
 }
 }

@@ -1,8 +1,9 @@
 /**
  * Deposit addresses: stable per (user, chain), derived from a hash so that restarts give the same addresses,
  * shaped like the chain's own (0x… hex for EVM chains, T… for TRON, bc1q… for Bitcoin). A tag chain has one
- * platform address and a per-user memo (`payment_id`). The book remembers every address it issued so that a
- * withdrawal to one of them is recognised as internal.
+ * platform address and a per-user memo (`payment_id`). The book remembers every address issued (each issue is
+ * a journaled record, wallet-store.ts) so that a withdrawal to one of them is recognised as internal, also
+ * after a restart.
  */
 import { createHash } from 'node:crypto';
 import type { ChainSpec } from './chain-spec.js';
@@ -36,14 +37,25 @@ export interface DepositAddress {
 
 export class AddressBook {
   readonly #owners = new Map<string, number>();
+  /** `currency/chain/uid` of every address issued. */
+  readonly #issued = new Set<string>();
 
-  /** The address of `uid` on `spec` (issued and remembered). */
+  /** The address of `uid` on `spec` (a pure function of them; `issued` says whether it was handed out). */
   addressOf(uid: number, spec: ChainSpec): DepositAddress {
-    const a: DepositAddress = spec.isTag
+    return spec.isTag
       ? { address: shapedAddress(spec.chain, 'platform'), memo: String(uid) }
       : { address: shapedAddress(spec.chain, `user:${uid}`), memo: '' };
-    this.#owners.set(key(spec.chain, a.address, a.memo), uid);
-    return a;
+  }
+
+  /** True once the address of `uid` on `spec` was issued (remembered). */
+  issued(uid: number, spec: ChainSpec): boolean {
+    return this.#issued.has(`${spec.currency}/${spec.chain}/${uid}`);
+  }
+
+  /** Records that `address` (and `memo`) of `currency` on `chain` was issued to `uid`. */
+  remember(currency: string, chain: string, uid: number, address: string, memo: string): void {
+    this.#issued.add(`${currency}/${chain}/${uid}`);
+    this.#owners.set(key(chain, address, memo), uid);
   }
 
   /** The user an address (and memo, on tag chains) was issued to, or 0. */

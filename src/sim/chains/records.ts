@@ -1,7 +1,8 @@
 /**
  * Deposit, withdrawal and push records and the pure transitions of the chain simulation (no I/O, no clock:
- * every function takes the time). The driver (wallet-sim.ts) applies the funds side of a step through engine
- * commands and only then stores the step's status.
+ * every function takes the time). Records are immutable values: a change is a new record, which the driver
+ * (wallet-sim.ts) submits on the engine command that goes with it and the store (wallet-store.ts) takes in
+ * once that command succeeded.
  *
  * Deposits: TRACK → (min_confirms confirmations: credited) DEP_CREDITED → (unlock_confirms) DONE. When both
  * thresholds are met in one step the deposit goes straight to DONE. A chain with deposits switched off gives
@@ -13,6 +14,7 @@
  * REQUEST, PEND, MANUAL and REVIEW. The control plane holds one in MANUAL or REVIEW, resumes it, or ends it
  * FAIL, REJECT or CANCEL (hold released, fail_reason set) or DONE (settled).
  */
+import { txidFor } from './addresses.js';
 import type { ChainSpec } from './chain-spec.js';
 
 export type DepositStatus = 'TRACK' | 'DEP_CREDITED' | 'DONE' | 'BLOCKED' | 'MANUAL' | 'REVIEW' | 'INVALID';
@@ -28,11 +30,9 @@ export interface DepositRecord {
   readonly memo: string;
   readonly txid: string;
   readonly createdUs: number;
-  status: DepositStatus;
+  readonly status: DepositStatus;
   /** True once the Credit command was applied. */
-  credited: boolean;
-  /** A command for this record is in flight. */
-  busy: boolean;
+  readonly credited: boolean;
 }
 
 export interface WithdrawalRecord {
@@ -49,15 +49,14 @@ export interface WithdrawalRecord {
   readonly assetClass: string;
   readonly createdUs: number;
   /** Time of the last status change (the walk's timer). */
-  changedUs: number;
-  status: WithdrawalStatus;
-  txid: string;
-  blockNumber: string;
-  failReason: string;
-  finishedUs: number;
+  readonly changedUs: number;
+  readonly status: WithdrawalStatus;
+  readonly txid: string;
+  readonly blockNumber: string;
+  readonly failReason: string;
+  readonly finishedUs: number;
   /** To an address of a platform user: credited internally, free. */
   readonly internal: boolean;
-  busy: boolean;
 }
 
 export interface PushRecord {
@@ -67,12 +66,27 @@ export interface PushRecord {
   readonly currency: string;
   readonly units: bigint;
   readonly createdUs: number;
-  status: 'CREATING' | 'PENDING' | 'CANCELLING' | 'CANCELLED' | 'REFUSING' | 'REFUSED' | 'RECEIVING' | 'RECEIVED';
-  message: string;
-  /** The withdrawal-hold id keeping the amount while the push is PENDING (0 once settled or for direct pushes). */
-  holdId: number;
-  /** A command of this push is in the engine (control-plane changes wait). */
-  busy: boolean;
+  readonly status: PushStatus;
+  readonly message: string;
+  /**
+   * The withdrawal-hold id (from the withdrawals' numbering) keeping the amount while the push is PENDING;
+   * kept once the push ended (the number stays used), 0 for a push received at once.
+   */
+  readonly holdId: number;
+}
+
+/** Gate's push statuses; the simulator's records take CREATING … RECEIVING never (each change is one step). */
+export type PushStatus = 'CREATING' | 'PENDING' | 'CANCELLING' | 'CANCELLED' | 'REFUSING' | 'REFUSED' | 'RECEIVING' | 'RECEIVED';
+
+/** An address saved in a user's address book (POST /sim/saved_address). */
+export interface SavedAddress {
+  readonly uid: number;
+  readonly currency: string;
+  readonly chain: string;
+  readonly address: string;
+  readonly name: string;
+  readonly tag: string;
+  readonly verified: string;
 }
 
 export const WITHDRAWAL_CANCELLABLE: ReadonlySet<WithdrawalStatus> = new Set(['REQUEST', 'PEND', 'MANUAL', 'REVIEW']);
@@ -112,6 +126,52 @@ export function withdrawalStep(w: WithdrawalRecord, spec: ChainSpec, nowUs: numb
     return due <= nowUs ? { next: 'DONE', atUs: due, settle: true } : undefined;
   }
   return undefined;
+}
+
+/** Most steps one walk takes at once (a withdrawal has at most four). */
+const MAX_STEPS = 8;
+
+/**
+ * Every step `d` has due at `nowUs`, as one change: the record it ends in and whether a step credits it
+ * (a Credit command must carry it); undefined when nothing is due.
+ */
+export function walkDeposit(d: DepositRecord, spec: ChainSpec, nowUs: number): { next: DepositRecord; credit: boolean } | undefined {
+  let next = d;
+  let credit = false;
+  for (let i = 0; i < MAX_STEPS; i++) {
+    const step = depositStep(next, spec, nowUs);
+    if (step === undefined) break;
+    credit ||= step.credit;
+    next = { ...next, status: step.next, credited: next.credited || step.credit };
+  }
+  return next === d ? undefined : { next, credit };
+}
+
+/**
+ * Every step `w` has due at `nowUs`, as one change: the record it ends in (EXTPEND with its txid and block,
+ * DONE with its finish time) and whether it settles (a WithdrawSettle must carry it); undefined when nothing
+ * is due.
+ */
+export function walkWithdrawal(w: WithdrawalRecord, spec: ChainSpec, nowUs: number): { next: WithdrawalRecord; settle: boolean } | undefined {
+  let next = w;
+  for (let i = 0; i < MAX_STEPS; i++) {
+    const step = withdrawalStep(next, spec, nowUs);
+    if (step === undefined) break;
+    if (step.settle) return { next: settled(next, step.atUs), settle: true };
+    next = { ...next, status: step.next, changedUs: step.atUs };
+    if (step.next === 'EXTPEND') {
+      next = { ...next, txid: txidFor(w.chain, `w${w.id}`),
+        blockNumber: String(spec.blockTimeMs === 0 ? w.id : Math.floor(step.atUs / (spec.blockTimeMs * 1000))) };
+    }
+  }
+  return next === w ? undefined : { next, settle: false };
+}
+
+/** `w` settled DONE at `atUs` (a txid and block 0 when it never reached the chain). */
+export function settled(w: WithdrawalRecord, atUs: number): WithdrawalRecord {
+  const sent = w.txid !== '';
+  return { ...w, status: 'DONE', changedUs: atUs, finishedUs: atUs,
+    txid: sent ? w.txid : txidFor(w.chain, `w${w.id}`), blockNumber: sent ? w.blockNumber : '0' };
 }
 
 /** The withdrawal fee of `units` on `spec`: fixed + percent of the amount, rounded up to the chain's decimals. */
