@@ -40,9 +40,12 @@ Options:
   --sim-config FILE    users and keys in the npm start config format (default: the demo's users and keys)
   --config FILE.json   the replay config: market, fees, models (default: none; docs/replay.md)
   --seed N             seed of every random draw (default 1)
-  --host HOST          address to listen on (default 127.0.0.1)
-  --port PORT          port (default 8080); start-up fails if the address is already in use
+  --host HOST          address to listen on (default: env HOST, else 127.0.0.1)
+  --port PORT          port (default: env PORT, else 8080; 0: any free port); start-up fails if the address is
+                       already in use
   --help, -h           this text
+
+Environment: HOST, PORT.
 
 Details: docs/replay.md (Serving a replay over HTTP), docs/http.md.
 `;

@@ -1,6 +1,8 @@
 /**
  * Command line: `node --import tsx src/cli.ts start [--config FILE.json] [--host H] [--port P]`
- * (`npm start` runs it), and `replay …` (`npm run replay`, flags in src/backtest/replay-args.ts). HOST, PORT and SIM_ADMIN_TOKEN in the environment apply when the flags are absent.
+ * (`npm start` runs it), `start --replay …` (a replayed market served), and `replay …` (`npm run replay`, flags in
+ * src/backtest/replay-args.ts). HOST and PORT in the environment apply to both servers when the flags are absent;
+ * SIM_ADMIN_TOKEN to `start`.
  * Prints the address, markets and API keys; SIGINT/SIGTERM close the server and exit.
  * `--help` (or `-h`) with any command prints its usage and exits 0. The user's mistakes (bad flags, config,
  * files, a port in use) print one line `ringmatch: …` and exit 1; only a fault of ours prints a stack.
@@ -108,16 +110,27 @@ async function main(): Promise<void> {
     const { parseServeArgs, serveReplay } = await import('./backtest/replay-server.js');
     let served: Awaited<ReturnType<typeof serveReplay>>;
     try {
-      served = await serveReplay(parseServeArgs(argv.slice(1)));
+      const a = parseServeArgs(argv.slice(1));
+      const host = a.host ?? (process.env.HOST || undefined);
+      const envPort = process.env.PORT;
+      const port = a.port ?? (envPort !== undefined && envPort !== '' ? parsePort(envPort, 'PORT') : undefined);
+      served = await serveReplay({ ...a, ...(host === undefined ? {} : { host }), ...(port === undefined ? {} : { port }) });
     } catch (e) {
       throw asUserError(e, argv);
     }
     console.log(`${banner(served.sim.config, served.sim.server.host, served.sim.server.port)}\nreplaying market data in simulated time`);
     served.finished.then((s) => console.log(`ringmatch: replay finished (${s.rows} rows); serving the final state until stopped`),
       (e: unknown) => { report(e, argv); process.exit(1); });
-    const stop = (): void => { served.stop(); served.sim.close().then(() => process.exit(0), () => process.exit(1)); };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
+    let closing = false;
+    const stop = (signal: string): void => {
+      if (closing) return;
+      closing = true;
+      console.log(`ringmatch: ${signal}, closing`);
+      served.stop();
+      served.sim.close().then(() => process.exit(0), () => process.exit(1));
+    };
+    process.on('SIGINT', () => stop('SIGINT'));
+    process.on('SIGTERM', () => stop('SIGTERM'));
     return;
   }
   if (argv[0] === 'start' && wantsHelp(argv.slice(1))) {

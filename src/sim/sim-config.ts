@@ -2,16 +2,17 @@
  * The simulator's configuration (the fixed JSON format of `npm start -- --config FILE.json`, also what the
  * embedded API takes) and its translation into an ExchangeDefinition plus opening balances.
  *
- * Currencies not listed explicitly are derived from the pairs: scale = the most decimals any pair needs
- * (a base needs its pairs' amount_precision, a quote precision + amount_precision, so every trade is exact),
- * and a max supply as large as keeps amounts in exact JS numbers at that scale.
+ * Currencies not listed explicitly are derived from the pairs (src/core/exchange/currency-scales.ts, shared with
+ * replays): the decimals every trade of their pairs needs plus those of the pairs' fee rates, so no fee is rounded,
+ * not even on the smallest order, and the default max supply of that scale. A listed currency keeps its scale (at
+ * least what the amounts need) and its max supply (the ledger's default when it gives none).
  * Every currency is lent by the platform's lending pool (unified-config.ts: the defaults fill what `unified`
  * leaves out); opening balances of zero credit nothing.
  */
+import { currencySpecs, MAX_CURRENCY_SCALE } from '../core/exchange/currency-scales.js';
 import { ConfigError } from '../core/invariant.js';
 import type { ExchangeDefinition, MarketConfig } from '../core/exchange/exchange-definition.js';
 import type { CurrencySpec } from '../core/ledger/currencies.js';
-import { POW10 } from '../core/units.js';
 import type { UnifiedDefinition } from '../core/unified/unified-params.js';
 import { amountUnits, checkBalances, currencyRules } from './config-amounts.js';
 import { withLendingDefaults } from './unified-config.js';
@@ -51,35 +52,13 @@ export interface OpeningBalance {
   readonly amount: string;
 }
 
-const MAX_SCALE = 18;
-
-/** Derives currency specs from the pairs (see module header), keeping explicit ones. @allocates */
+/** Derives currency specs from the pairs (see module header), keeping explicit ones. Throws ConfigError. @allocates */
 export function deriveCurrencies(pairs: readonly MarketConfig[], explicit: SimConfig['currencies'] = []): CurrencySpec[] {
-  const scale = new Map<string, number>();
-  const need = (code: string, s: number): void => { scale.set(code, Math.max(scale.get(code) ?? 0, s)); };
-  for (const p of pairs) {
-    need(p.base, p.amount_precision);
-    need(p.quote, p.precision + p.amount_precision);
-  }
-  const out: CurrencySpec[] = [];
-  const given = new Map(explicit.map((c) => [c.code, c]));
-  for (const [code, s] of scale) {
-    const e = given.get(code);
-    if (e !== undefined) {
-      if (e.scale < s) {
-        throw new ConfigError(`config: currencies[${explicit.indexOf(e)}].scale: ${e.scale} is below the ${s} decimals the pairs of ${code} need`);
-      }
-      out.push({ code, scale: e.scale, maxSupply: e.max_supply });
-      continue;
-    }
-    if (s > MAX_SCALE) {
-      throw new ConfigError(`config: currency_pairs: ${code} would need ${s} decimals (precision + amount_precision of a pair it quotes; `
-        + `at most ${MAX_SCALE})`);
-    }
-    out.push({ code, scale: s, maxSupply: String(Math.floor(Number.MAX_SAFE_INTEGER / POW10[s]!)) });
-  }
-  for (const e of explicit) if (!scale.has(e.code)) out.push({ code: e.code, scale: e.scale, maxSupply: e.max_supply });
-  return out;
+  return currencySpecs(pairs, explicit, {
+    below: (e, i, need) => `config: currencies[${i}].scale: ${e.scale} is below the ${need} decimals the pairs of ${e.code} need`,
+    tooMany: (code, need) => `config: currency_pairs: ${code} would need ${need} decimals (precision + amount_precision of a pair it `
+      + `quotes; at most ${MAX_CURRENCY_SCALE})`,
+  });
 }
 
 /**

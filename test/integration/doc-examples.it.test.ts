@@ -2,8 +2,9 @@
 // they cannot drift. The client examples (ccxt, ccxt.pro, gate-api) run against a demo simulator, with only the
 // port of `127.0.0.1:8080` replaced by the test's and their `import` lines bound to the same packages; each
 // client they build must point every REST section the project's own tests use at the simulator. Each complete
-// config file of docs/http.md loads and starts; docs/unified.md's `unified` section validates.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// config file of docs/http.md loads and starts; docs/unified.md's `unified` section validates. The shell commands
+// run in doc-commands.it.test.ts.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ccxt from 'ccxt';
@@ -14,14 +15,7 @@ import { loadConfigFile, validateConfig } from '../../src/sim/config-file.js';
 import { DEMO_CONFIG } from '../../src/sim/demo.js';
 import { signedFetch } from '../api/http-helpers.js';
 import { PRIVATE_GROUPS, PUBLIC_GROUPS } from '../support/clients.js';
-
-interface Block { readonly lang: string; readonly code: string }
-
-/** The fenced code blocks of a markdown file. */
-function blocks(file: string): Block[] {
-  const text = readFileSync(file, 'utf8');
-  return [...text.matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)].map((m) => ({ lang: m[1]!, code: m[2]! }));
-}
+import { blocks } from '../support/markdown.js';
 
 interface Client { urls: { api: Record<string, unknown> }; close(): Promise<unknown> }
 /** The clients of the example running now, and of every example (closed at the end whatever happened). */

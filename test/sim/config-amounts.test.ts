@@ -11,7 +11,10 @@ import { loadConfigFile, validateConfig } from '../../src/sim/config-file.js';
 import { definitionFromConfig } from '../../src/sim/sim-config.js';
 import { signedFetch } from '../api/http-helpers.js';
 
-/** BTC has 6 decimals (amount_precision), USDT 8 (precision + amount_precision). */
+/**
+ * BTC has 9 decimals (amount_precision 6, and 3 for the default 0.2 % fee), USDT 11 (precision + amount_precision + 3);
+ * both have the default max supply of a currency that wide, 10^12 (src/core/exchange/currency-scales.ts).
+ */
 const BASE = {
   currency_pairs: [{ id: 'BTC_USDT', base: 'BTC', quote: 'USDT', precision: 2, amount_precision: 6,
     min_base_amount: '0.0001', min_quote_amount: '1' }],
@@ -49,11 +52,11 @@ describe('config amounts', () => {
 
   it('say what is wrong with a balance, naming the field', () => {
     refused(cfg((c) => { balances(c).USDT = '-5'; }), 'config: users[0].balances.spot.USDT: "-5" is negative');
-    refused(cfg((c) => { balances(c).USDT = '0.000000001'; }), 'config: users[0].balances.spot.USDT: "0.000000001" has 9 decimals: USDT takes at most 8');
+    refused(cfg((c) => { balances(c).USDT = '0.000000000001'; }), 'config: users[0].balances.spot.USDT: "0.000000000001" has 12 decimals: USDT takes at most 11');
     refused(cfg((c) => { balances(c).BTC = 'lots'; }), 'config: users[0].balances.spot.BTC: "lots" is not a number');
     refused(cfg((c) => { balances(c).BTC = '1e3'; }), 'config: users[0].balances.spot.BTC: "1e3" is not a number');
     refused(cfg((c) => { balances(c).BTC = 100; }), 'config: users[0].balances.spot.BTC: must be a decimal string such as "100" (in quotes), not the number 100');
-    refused(cfg((c) => { balances(c).USDT = '100000000000'; }), 'config: users[0].balances.spot.USDT: "100000000000" is above the maximum of USDT (90071992, its max supply)');
+    refused(cfg((c) => { balances(c).USDT = '1000000000001'; }), 'config: users[0].balances.spot.USDT: "1000000000001" is above the maximum of USDT (1000000000000, its max supply)');
   });
 
   it('check the sum of what is credited against the max supply', () => {
@@ -85,15 +88,15 @@ describe('config amounts', () => {
     const chain = (fields: Cfg): Cfg => cfg((c) => { c.chains = { USDT: [{ chain: 'TRX', ...fields }] }; });
     expect(() => validateConfig(chain({ withdraw_fix: '0', withdraw_day_limit: '0', withdraw_percent: '0.1' }))).not.toThrow();
     refused(chain({ withdraw_fix: '-1' }), 'config: chains.USDT[0].withdraw_fix: "-1" is negative');
-    refused(chain({ withdraw_amount_mini: '0.000000001' }), 'config: chains.USDT[0].withdraw_amount_mini: "0.000000001" has 9 decimals: USDT takes at most 8');
+    refused(chain({ withdraw_amount_mini: '0.000000000001' }), 'config: chains.USDT[0].withdraw_amount_mini: "0.000000000001" has 12 decimals: USDT takes at most 11');
     refused(chain({ withdraw_eachtime_limit: 'none' }), 'config: chains.USDT[0].withdraw_eachtime_limit: "none" is not a number');
     refused(chain({ withdraw_percent: '100' }), 'config: chains.USDT[0].withdraw_percent: "100" is above the maximum of a percent (below 100)');
-    refused(chain({ decimals: 9 }), 'config: chains.USDT[0].decimals: 9 is above the 8 decimals of USDT');
+    refused(chain({ decimals: 12 }), 'config: chains.USDT[0].decimals: 12 is above the 11 decimals of USDT');
   });
 
   it('check lending pools, limits and rates against the currency', () => {
     const unified = (u: Cfg): Cfg => cfg((c) => { c.unified = u; });
-    refused(unified({ currencies: { BTC: { lendable: '0.0000001' } } }), 'config: unified.currencies.BTC.lendable: "0.0000001" has 7 decimals: BTC takes at most 6');
+    refused(unified({ currencies: { BTC: { lendable: '0.0000000001' } } }), 'config: unified.currencies.BTC.lendable: "0.0000000001" has 10 decimals: BTC takes at most 9');
     refused(unified({ currencies: { USDT: { min_borrow: '-1' } } }), 'config: unified.currencies.USDT.min_borrow: "-1" is negative');
     refused(unified({ currencies: { USDT: { min_borrow: '10', max_borrow: '5' } } }), 'config: unified.currencies.USDT.min_borrow: must not be above max_borrow (5)');
     refused(unified({ currencies: { BTC: { index_price: '0' } } }), 'config: unified.currencies.BTC.index_price: must be above 0');

@@ -27,6 +27,8 @@ function flush(): void {
 
 const chains = () => resolveChains(inner.exchange.definition.currencies, WALLET_CONFIG.chains);
 const spot = (uid: number, cur: string) => inner.exchange.ledger.balanceText(uid, AccountKind.Spot, 0, cur)!;
+/** Units of a USDT amount, whatever USDT's scale (the config derives it: src/core/exchange/currency-scales.ts). */
+const usdt = (text: string): bigint => BigInt(inner.exchange.ledger.parse('USDT', text));
 
 beforeEach(() => {
   clock = new SimClock(T0);
@@ -35,7 +37,8 @@ beforeEach(() => {
   for (const b of balances) {
     const c = new Command();
     c.type = CommandType.Credit; c.uid = b.uid; c.kind = AccountKind.Spot; c.currency = inner.exchange.currencyIndex(b.currency);
-    c.amount = Number(inner.exchange.ledger.parse(b.currency, b.amount));
+    const units = inner.exchange.ledger.parse(b.currency, b.amount);
+    if (typeof units === 'bigint') c.text = units.toString(); else c.amount = units;   // wide currencies go as text
     inner.submit(c, () => undefined);
   }
   queue = [];
@@ -55,9 +58,9 @@ beforeEach(() => {
 describe('WalletSim with late answers', () => {
   it('credits a deposit once however many ticks are waiting', () => {
     const sim = new WalletSim(late, clock, chains());
-    const usdt = sim.chain('USDT', 'ETH')!;
+    const eth = sim.chain('USDT', 'ETH')!;
     let id = 0;
-    sim.deposit(10002, usdt, 100_000_000n, (code, d) => { expect(code).toBe(ResultCode.Ok); id = d!.id; });
+    sim.deposit(10002, eth, usdt('1'), (code, d) => { expect(code).toBe(ResultCode.Ok); id = d!.id; });
     flush();
     const before = spot(10002, 'USDT').available;
     clock.advanceBy(10_000_000);
@@ -73,7 +76,7 @@ describe('WalletSim with late answers', () => {
     const sim = new WalletSim(late, clock, chains());
     const spec = sim.chain('USDT', 'ETH')!;
     let id = 0;
-    sim.withdraw(10001, { currency: 'USDT', spec, units: 10_000_000_000n, fee: 101_000_000n, address: '0xabc', memo: '',
+    sim.withdraw(10001, { currency: 'USDT', spec, units: usdt('100'), fee: usdt('1.01'), address: '0xabc', memo: '',
       withdrawOrderId: '', assetClass: '' }, (code, w) => { expect(code).toBe(ResultCode.Ok); id = w!.id; });
     flush();
     expect(spot(10001, 'USDT').locked).toBe('100');
@@ -105,16 +108,16 @@ describe('WalletSim rebuilt from the records', () => {
     const ton = sim.chain('USDT', 'TON')!;
     const ok = (code: ResultCode): void => { expect(code).toBe(ResultCode.Ok); };
     sim.depositAddresses(10002, [eth, ton], ok);
-    sim.deposit(10002, eth, 5_000_000_000n, ok);
+    sim.deposit(10002, eth, usdt('50'), ok);
     sim.setManualPushReceiver(10002, true, ok);
     sim.addSavedAddress({ uid: 10001, currency: 'USDT', chain: 'TON', address: 'EQs', name: 'n', tag: '1', verified: '1' }, ok);
     sim.setChainSwitches(ton, { withdraw_hold: 'REVIEW' }, ok);
     flush();
-    sim.withdraw(10001, { currency: 'USDT', spec: ton, units: 2_000_000_000n, fee: 50_000_000n, address: 'EQx', memo: '1',
+    sim.withdraw(10001, { currency: 'USDT', spec: ton, units: usdt('20'), fee: usdt('0.5'), address: 'EQx', memo: '1',
       withdrawOrderId: 'a', assetClass: '' }, ok);
-    sim.push(10001, 10002, 'USDT', 300_000_000n, ok);
+    sim.push(10001, 10002, 'USDT', usdt('3'), ok);
     const bob = sim.addresses.addressOf(10002, ton);
-    sim.withdraw(10001, { currency: 'USDT', spec: ton, units: 100_000_000n, fee: 0n, address: bob.address, memo: bob.memo,
+    sim.withdraw(10001, { currency: 'USDT', spec: ton, units: usdt('1'), fee: 0n, address: bob.address, memo: bob.memo,
       withdrawOrderId: '', assetClass: '' }, ok);
     flush();
     clock.advanceBy(4_000_000);

@@ -22,7 +22,7 @@ describe('POST /sim/users balances', () => {
 
   it.each([
     [{ USDT: '-1' }, 'balances.spot.USDT: "-1" is negative'],
-    [{ BTC: '0.0000001' }, 'balances.spot.BTC: "0.0000001" has more decimals than BTC takes (6)'],
+    [{ BTC: '0.0000000001' }, 'balances.spot.BTC: "0.0000000001" has more decimals than BTC takes (9)'],
     [{ USDT: 5 }, 'balances.spot.USDT: 5 is not a decimal amount such as "100.5"'],
     [{ DOGE: '1' }, 'balances.spot.DOGE: unknown currency'],
   ])('refuses %j naming the currency and the problem', async (spot, message) => {

@@ -40,15 +40,19 @@ function place(uid: number, side: string, amount: string, price: string): number
   return id;
 }
 
+/** Credits `amount` of `currency` to `uid`'s spot account (a wide currency's amount goes as text). */
+function credit(uid: number, currency: string, amount: string): void {
+  const c = new Command();
+  c.type = CommandType.Credit; c.uid = uid; c.kind = AccountKind.Spot; c.currency = gw.exchange.currencyIndex(currency);
+  const units = gw.exchange.ledger.parse(currency, amount);
+  if (typeof units === 'bigint') c.text = units.toString(); else c.amount = units;
+  gw.submit(c, () => undefined);
+}
+
 beforeEach(() => {
   const { definition, balances } = definitionFromConfig(TEST_CONFIG);
   gw = new InlineGateway(definition, clock);
-  for (const b of balances) {
-    const c = new Command();
-    c.type = CommandType.Credit; c.uid = b.uid; c.kind = AccountKind.Spot; c.currency = gw.exchange.currencyIndex(b.currency);
-    c.amount = gw.exchange.ledger.parse(b.currency, b.amount) as number;
-    gw.submit(c, () => undefined);
-  }
+  for (const b of balances) credit(b.uid, b.currency, b.amount);
   const feed = new MarketDataFeed(gw.exchange);
   gw.observe((_code, c, ev) => feed.onResult(c, ev));
   out = new Recorder();
@@ -133,10 +137,7 @@ describe('PushFeed', () => {
   it('pushes balance changes of credits', () => {
     out.subscribed.add('spot.balances|10002');
     push.private.prime(10002);
-    const c = new Command();
-    c.type = CommandType.Credit; c.uid = 10002; c.kind = AccountKind.Spot; c.currency = gw.exchange.currencyIndex('USDT');
-    c.amount = gw.exchange.ledger.parse('USDT', '5') as number;
-    gw.submit(c, () => undefined);
+    credit(10002, 'USDT', '5');
     expect(out.results('spot.balances|10002')).toEqual([[expect.objectContaining({ currency: 'USDT', change: '5', total: '50005', change_type: 'deposit' })]]);
   });
 });
