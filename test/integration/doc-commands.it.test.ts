@@ -9,8 +9,8 @@
 // - `npm start …` (the demo, a config file, a replayed market): started, an HTTP route probed, stopped with
 //   SIGINT as Ctrl-C would; each listens where PORT says (0: a free port), never on 8080 the docs name;
 // - `… --help`: usage on stdout, exit 0;
-// - `npm run bench:…`: full runs take minutes and are measured on purpose (README's tables), so each benchmark
-//   runs with `--help` (exit 0, and every flag the docs pass it is in its usage), and `--quick --json` where that
+// - `npm run bench:…` and `npm run soak:…`: full runs take minutes and are measured on purpose (README's tables),
+//   so each runs with `--help` (exit 0, and every flag the docs pass it is in its usage), and `--quick --json` where that
 //   is short: bench:ring and bench:journal (about 3 s each). Not --quick, measured on two busy cores: bench:core
 //   15 s, bench:replay 14 s, bench:ws 32 s, bench:http 41 s, bench:engine 42 s, beyond this test's minute.
 // Substitutions, all of them here: placeholders (FILE, FILE.json) become the fixtures or a config of docs/http.md,
@@ -34,7 +34,7 @@ const NOT_RUN: Readonly<Record<string, string>> = {
     + 'run here, generates the same into a temporary directory and compares',
 };
 /** Benchmarks whose `--quick --json` run is short enough to run here (see the header). */
-const QUICK = new Set(['ring', 'journal']);
+const QUICK = new Set(['bench:ring', 'bench:journal']);
 const FIXTURES = {
   journal: 'test/backtest/fixtures/demo.journal',
   trades: 'test/backtest/fixtures/tardis-trades.csv',
@@ -43,7 +43,7 @@ const FIXTURES = {
 
 type Kind = 'bench' | 'help' | 'serve' | 'replay' | 'schemas-check';
 function kindOf(command: string): Kind | undefined {
-  if (/^npm run bench:[\w-]+( |$)/.test(command)) return 'bench';
+  if (/^npm run (bench|soak):[\w-]+( |$)/.test(command)) return 'bench';
   if (/^(npm start|npm run replay)( |$)/.test(command) && /(^| )(--help|-h)( |$)/.test(command)) return 'help';
   if (/^npm start( -- |$)/.test(command) && (!command.includes('--replay') || command.includes(' --format '))) return 'serve';
   if (/^npm run replay -- (.* )?--format /.test(command)) return 'replay';
@@ -54,7 +54,8 @@ const documented = new Map<string, string[]>();
 for (const file of docFiles()) for (const c of shellCommands(file)) documented.set(c, [...(documented.get(c) ?? []), file]);
 const run = [...documented.keys()].filter((c) => kindOf(c) !== undefined);
 const coveredBy = (c: string): string | undefined => run.find((r) => r.startsWith(`${c} `));
-const benches = [...new Set(run.filter((c) => kindOf(c) === 'bench').map((c) => /^npm run bench:([\w-]+)/.exec(c)![1]!))];
+/** Benchmarks and soaks ("bench:core", "soak:crash"): long runs, each run here with --help (see the header). */
+const benches = [...new Set(run.filter((c) => kindOf(c) === 'bench').map((c) => /^npm run ((bench|soak):[\w-]+)/.exec(c)![1]!))];
 
 const dir = mkdtempSync(join(tmpdir(), 'ringmatch-doc-commands-'));
 const replayMd = readFileSync('docs/replay.md', 'utf8');
@@ -215,15 +216,15 @@ describe('documented commands', () => {
     expect(r.stdout).toMatch(/^usage: /);
   }));
 
-  it.concurrent.for(benches)('npm run bench:%s: --help, and the flags the docs pass it', { timeout: TIMEOUT }, (name, { expect }) => slot(async () => {
-    const r = await runToEnd(['npm', 'run', `bench:${name}`, '--', '--help']);
+  it.concurrent.for(benches)('npm run %s: --help, and the flags the docs pass it', { timeout: TIMEOUT }, (name, { expect }) => slot(async () => {
+    const r = await runToEnd(['npm', 'run', name, '--', '--help']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout.startsWith(`usage: npm run bench:${name}`)).toBe(true);
-    for (const c of run.filter((x) => x.startsWith(`npm run bench:${name} `))) {
+    expect(r.stdout.startsWith(`usage: npm run ${name}`)).toBe(true);
+    for (const c of run.filter((x) => x.startsWith(`npm run ${name} `))) {
       for (const f of c.split(' ').filter((w) => w.startsWith('--') && w !== '--')) expect(r.stdout, c).toContain(f.split('=')[0]);
     }
     if (QUICK.has(name)) {
-      const q = await runToEnd(['npm', 'run', `bench:${name}`, '--', '--quick', '--json']);
+      const q = await runToEnd(['npm', 'run', name, '--', '--quick', '--json']);
       expect(q.code, q.stderr).toBe(0);
       expect(() => JSON.parse(q.stdout) as unknown).not.toThrow();
     }
