@@ -15,6 +15,8 @@
  *   256 placements earlier, so the book stays at about 256 orders. Against ringmatch; and the same bytes
  *   against the bare server (which reads the body and answers "Hello World!"), to separate HTTP cost from ours.
  * - `order-book`: public `GET /api/v4/spot/order_book?currency_pair=BTC_USDT&limit=10` on ringmatch.
+ * - `orders` again on both runners with the journal on (default policy: fsync batch with group commit, every
+ *   reply after its fdatasync), beside the journal-off rows (target: at least 70 % of their rate).
  *
  * Phases per scenario and server: closed loop at full speed (requests/s, after a warm-up), then open loop at
  * half of ringmatch's measured maximum for that scenario (the bare server gets the same rate), latency from
@@ -48,6 +50,8 @@ const DURATION_S = QUICK ? 3 : 10;
 const MAX_RATE = 250_000;
 const P99_TARGET_US = 2000;
 const RATIO_TARGET = 0.5;
+/** Journal on (default policy) against journal off, signed orders, same runner. */
+const JOURNAL_TARGET = 0.7;
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const START = Date.now();
@@ -55,8 +59,11 @@ const log = (line: string): void => {
   process.stderr.write(`[${((Date.now() - START) / 1000).toFixed(1)}s] ${line}\n`);
 };
 
-/** ringmatch: the inline runner; ringmatch-threaded: the simulator's default (one shard worker thread). */
-type ServerName = 'ringmatch' | 'ringmatch-threaded' | 'bare-uws';
+/**
+ * ringmatch: the inline runner; ringmatch-threaded: the simulator's default (one shard worker thread); the
+ * `-journal` ones journal every command with the default policy (fsync batch, group commit).
+ */
+type ServerName = 'ringmatch' | 'ringmatch-threaded' | 'ringmatch-journal' | 'ringmatch-threaded-journal' | 'bare-uws';
 
 interface Row {
   scenario: string;
@@ -102,16 +109,21 @@ async function main(): Promise<void> {
   const bare = start('bare-server.ts', 0);
   const sim = start('sim-server.ts', 0, 'inline');
   const simThreaded = start('sim-server.ts', 0, 'threaded');
+  const simJournal = start('sim-server.ts', 0, 'inline', 'journal');
+  const simThreadedJournal = start('sim-server.ts', 0, 'threaded', 'journal');
   const gen = start('load-generator.ts', 1);
-  const children = [bare, sim, simThreaded, gen];
+  const children = [bare, sim, simThreaded, simJournal, simThreadedJournal, gen];
   try {
-    const [bareUp, simUp, threadedUp] = await Promise.all([
+    const [bareUp, simUp, threadedUp, journalUp, threadedJournalUp] = await Promise.all([
       nextMessage<FromServer>(bare, 'bare server', 30_000),
       nextMessage<FromServer>(sim, 'simulator', 30_000),
       nextMessage<FromServer>(simThreaded, 'simulator (threaded)', 30_000),
+      nextMessage<FromServer>(simJournal, 'simulator (journal)', 30_000),
+      nextMessage<FromServer>(simThreadedJournal, 'simulator (threaded, journal)', 30_000),
       nextMessage<FromGenerator>(gen, 'load generator', 30_000),
     ]);
-    const port: Record<ServerName, number> = { 'bare-uws': bareUp.port, ringmatch: simUp.port, 'ringmatch-threaded': threadedUp.port };
+    const port: Record<ServerName, number> = { 'bare-uws': bareUp.port, ringmatch: simUp.port, 'ringmatch-threaded': threadedUp.port,
+      'ringmatch-journal': journalUp.port, 'ringmatch-threaded-journal': threadedJournalUp.port };
     log(`bare uWebSockets.js on 127.0.0.1:${port['bare-uws']}, ringmatch (inline) on 127.0.0.1:${port.ringmatch}, `
       + `ringmatch (threaded) on 127.0.0.1:${port['ringmatch-threaded']}`);
 
@@ -138,6 +150,8 @@ async function main(): Promise<void> {
       { scenario: 'orders POST+DELETE signed', server: 'bare-uws', workload: orders, rateOf: 'orders' },
       { scenario: 'order_book GET public', server: 'ringmatch', workload: book, rateOf: 'order_book' },
       { scenario: 'orders POST+DELETE signed', server: 'ringmatch-threaded', workload: orders, rateOf: 'orders' },
+      { scenario: 'orders POST+DELETE signed', server: 'ringmatch-journal', workload: orders, rateOf: 'orders' },
+      { scenario: 'orders POST+DELETE signed', server: 'ringmatch-threaded-journal', workload: orders, rateOf: 'orders' },
     ];
     const closed: PhaseResult[] = [];
     for (const c of cases) closed.push(await phase(c.server, c.workload, 'closed'));
@@ -169,12 +183,19 @@ async function main(): Promise<void> {
     });
     const ordersRow = rows[1]!;
     const verdict = (ok: boolean): string => (ok ? 'met' : 'NOT met');
+    const journalShare = (withJournal: ServerName, without: ServerName): string => {
+      const on = rows.find((r) => r.server === withJournal)!.requests_per_sec;
+      const off = rows.find((r) => r.server === without && r.scenario.startsWith('orders'))!.requests_per_sec;
+      return `${fmt((on / off) * 100, 1)} % (${fmt(on)} vs ${fmt(off)} req/s): ${verdict(on / off >= JOURNAL_TARGET)}`;
+    };
     const targets = [
       `target: signed orders ≥ ${RATIO_TARGET * 100} % of the bare hello-world rate: ${fmt(ordersRow.ratio_to_bare! * 100, 1)} % `
         + `(${fmt(ordersRow.requests_per_sec)} vs ${fmt(bareHello)} req/s): ${verdict(ordersRow.ratio_to_bare! >= RATIO_TARGET)}`,
       `        (same request bytes against the bare server: ${fmt(bareOrders)} req/s; ours ${fmt(ordersRow.ratio_to_bare_same_requests! * 100, 1)} % of it)`,
       `target: p99 < ${P99_TARGET_US / 1000} ms at half our maximum (${fmt(ordersRow.open_loop_rate)} req/s open loop): `
         + `${fmt(ordersRow.p99_us)} µs: ${verdict(ordersRow.p99_us < P99_TARGET_US)}`,
+      `target: signed orders with the journal on (fsync batch, group commit) ≥ ${JOURNAL_TARGET * 100} % of the journal-off rate: `
+        + `inline ${journalShare('ringmatch-journal', 'ringmatch')}; threaded ${journalShare('ringmatch-threaded-journal', 'ringmatch-threaded')}`,
       'columns: max req/s closed loop; p50/p99/p99.9 open loop at "open req/s", from scheduled send time; vs bare = max req/s / bare hello max req/s',
     ].join('\n');
     const errors = rows.reduce((n, r) => n + r.errors, 0);
