@@ -13,8 +13,8 @@
  */
 import type { ExchangeGateway } from './gateway.js';
 import { archivedPath, pruneSegments } from './journal/segments.js';
-import { listSnapshots, pruneSnapshots, tempSnapshotPath, commitSnapshot } from './snapshot/snapshot-file.js';
-import { type SnapshotResult, SnapshotPool } from './snapshot/snapshotter.js';
+import { listSnapshots, pruneSnapshots } from './snapshot/snapshot-file.js';
+import { commitSnapshotData, type SnapshotResult, SnapshotPool } from './snapshot/snapshotter.js';
 import { mkdir } from 'node:fs/promises';
 
 export interface SnapshotPolicy {
@@ -59,6 +59,11 @@ export class GatewaySnapshots {
     }
   }
 
+  /** True while a snapshot is being taken. */
+  get busy(): boolean {
+    return this.#inFlight !== undefined;
+  }
+
   /** Takes a snapshot now (or joins the one in flight); undefined when it failed (logged). */
   snapshotNow(): Promise<SnapshotResult | undefined> {
     if (this.#inFlight !== undefined) return this.#inFlight;
@@ -93,13 +98,7 @@ export class GatewaySnapshots {
     await mkdir(dir, { recursive: true });
     const t0 = performance.now();
     const data = await this.#gateway.capture();
-    const captureMs = performance.now() - t0;
-    const seq = data.seq;
-    const tmp = tempSnapshotPath(dir, seq);
-    const w = await this.#pool.write(data, tmp);
-    const t1 = performance.now();
-    await journal.waitDurable(seq);
-    const path = await commitSnapshot(tmp, dir, seq);
+    const result = await commitSnapshotData(data, dir, this.#pool, () => journal.waitDurable(data.seq), performance.now() - t0);
     await journal.rotate((first) => archivedPath(this.#journalPath, first));
     await pruneSnapshots(dir, Math.max(1, keep));
     if (pruneJournal) {
@@ -107,7 +106,6 @@ export class GatewaySnapshots {
       const oldest = kept.at(-1);
       if (oldest !== undefined) await pruneSegments(this.#journalPath, oldest.seq);
     }
-    const result = { path, seq, bytes: w.bytes, captureMs, encodeMs: w.encodeMs, writeMs: w.writeMs + (performance.now() - t1) };
     this.last = result;
     return result;
   }
