@@ -36,6 +36,9 @@
  * engine with fsync 'never' (`recovery-write`), then `recoverFromJournal` timed (`recovery-replay`, full
  * replay through a fresh inline engine, page cache warm) and its state hash compared with the live one.
  *
+ * Restart (the server's start-up path, restart.ts, inline runner, page cache warm): `restart-journal` replays the
+ * whole journal; `restart-snapshot` loads the snapshot taken at 90 % of it and replays the last 10 %.
+ *
  * Snapshot: the live engine at the end of the recovery journal is captured (`captureSnapshot`, synchronous)
  * and written (`writeSnapshotFile`, encode + write + datasync): `snapshot-write`; then read and restored
  * (`readSnapshotFile` + `restoreEngine`): `snapshot-load`, its state hash compared with the live one.
@@ -46,7 +49,7 @@
  * Output: a table and notes on stdout, or with `--json` exactly one JSON array on stdout; logs on stderr.
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -58,6 +61,8 @@ import { ResultCode } from '../../src/core/result-code.js';
 import { InlineEngine } from '../../src/engine/inline-engine.js';
 import { JournalWriter } from '../../src/engine/journal/writer.js';
 import { headerFor, recoverFromJournal } from '../../src/engine/recovery.js';
+import { planRestart, restartInline } from '../../src/engine/restart.js';
+import { takeSnapshot } from '../../src/engine/snapshot/snapshotter.js';
 import { captureSnapshot, restoreEngine } from '../../src/engine/snapshot/capture.js';
 import { readSnapshotFile, writeSnapshotFile } from '../../src/engine/snapshot/snapshot-file.js';
 import { type ResultCallback, ThreadedEngine } from '../../src/engine/threaded-engine.js';
@@ -341,24 +346,45 @@ async function runScenario(name: string, g: EcResult, markets: number, perMarket
 }
 
 /** Journals the whole stream through an inline engine (fsync 'never'); the engine is dropped on return. */
-async function writeJournal(def: ExchangeDefinition, s: EngineStream, writer: JournalWriter): Promise<{ writeSeconds: number; live: string; snap: SnapshotOut }> {
+async function writeJournal(def: ExchangeDefinition, s: EngineStream, writer: JournalWriter, snapDir: string):
+  Promise<{ writeSeconds: number; live: string; snap: SnapshotOut; midSnapshotSeq: number }> {
   const engine = new InlineEngine(def, { clock: new SimClock(T0), journal: writer });
   const c = new Command();
+  // A snapshot at 90 % of the stream, as a server snapshotting every so often would leave: a restart from it
+  // replays the last 10 % (the snapshot's own cost is not in the write time).
+  const mid = Math.floor(s.length * 0.9);
+  let midSnapshotSeq = 0;
+  let paused = 0;
   gcNow();
   const t0 = performance.now();
   for (let i = 0; i < s.length; i++) {
     engine.submit(s.load(i, c));
     if (i % RECOVERY_FLUSH_EVERY === RECOVERY_FLUSH_EVERY - 1) await engine.flush();
+    if (i === mid) {
+      const tp = performance.now();
+      midSnapshotSeq = (await takeSnapshot(engine, snapDir)).seq;
+      paused += performance.now() - tp;
+    }
   }
   await engine.flush();
-  const writeSeconds = (performance.now() - t0) / 1000;
+  const writeSeconds = (performance.now() - t0 - paused) / 1000;
   gcNow();
   const t1 = performance.now();
   const data = captureSnapshot(engine);
   const captureMs = performance.now() - t1;
   const file = path.join(dir, 'engine.snapshot');
   const written = await writeSnapshotFile(data, file);
-  return { writeSeconds, live: engine.stateHash(), snap: { file, captureMs, writeMs: performance.now() - t1, bytes: written.bytes } };
+  return { writeSeconds, live: engine.stateHash(), snap: { file, captureMs, writeMs: performance.now() - t1, bytes: written.bytes }, midSnapshotSeq };
+}
+
+/** Times a server restart (restart.ts, inline runner): newest snapshot in `snapDir` (none: undefined) + the journal after it. */
+async function timeRestart(journal: string, snapDir: string | undefined): Promise<{ seconds: number; hash: string; replayed: number; snapshotSeq: number | undefined }> {
+  gcNow();
+  const t0 = performance.now();
+  const plan = (await planRestart(journal, snapDir, (m) => log(m)))!;
+  const r = await restartInline(plan, journal, new SimClock(T0), undefined);
+  const seconds = (performance.now() - t0) / 1000;
+  return { seconds, hash: r.engine.stateHash(), replayed: r.report.replayed, snapshotSeq: r.report.snapshotSeq };
 }
 
 interface SnapshotOut { file: string; captureMs: number; writeMs: number; bytes: number }
@@ -367,7 +393,9 @@ async function runRecovery(g: EcResult): Promise<void> {
   const def = ecDefinition(MARKETS);
   const s = buildEngineStream(g.stream, MARKETS, CFG.recoveryPerMarket);
   const writer = await openJournal(def, 'never');
-  const { writeSeconds, live, snap } = await writeJournal(def, s, writer);
+  const snapDir = path.join(dir, 'snapshots');
+  await mkdir(snapDir, { recursive: true });
+  const { writeSeconds, live, snap } = await writeJournal(def, s, writer, snapDir);
   await writer.close();
   const bytes = (await stat(writer.path)).size;
   log(`recovery: journaled ${s.length.toLocaleString('en-US')} commands (${(bytes / 2 ** 20).toFixed(0)} MiB) in ${writeSeconds.toFixed(1)} s`);
@@ -379,6 +407,15 @@ async function runRecovery(g: EcResult): Promise<void> {
   const match = hash === live && r.report.records === s.length;
   if (!match) log(`WARNING recovery: replayed hash ${hash} (${r.report.records} records) differs from live ${live}`);
   log(`recovery: replayed in ${replaySeconds.toFixed(1)} s, hash ${match ? 'matches' : 'DIFFERS'}`);
+  for (const [scenario, snaps] of [['restart-journal', undefined], ['restart-snapshot', snapDir]] as const) {
+    const rs = await timeRestart(writer.path, snaps);
+    const ok = rs.hash === live;
+    if (!ok) log(`WARNING ${scenario}: restarted hash ${rs.hash} differs from live ${live}`);
+    log(`${scenario}: ${rs.seconds.toFixed(2)} s (snapshot seq ${rs.snapshotSeq ?? 'none'}, ${rs.replayed.toLocaleString('en-US')} records replayed), hash ${ok ? 'matches' : 'DIFFERS'}`);
+    rows.push({ scenario, runner: 'inline', markets: MARKETS, commands: s.length, passes: 1, seconds: Number(rs.seconds.toFixed(3)),
+      snapshot_seq: rs.snapshotSeq ?? 0, replayed: rs.replayed, state_hash: rs.hash, hashes_match: ok, ...machine });
+  }
+  await rm(snapDir, { recursive: true, force: true });
   await rm(writer.path, { force: true });
   gcNow();
   const t2 = performance.now();
@@ -428,6 +465,10 @@ function table(): string {
   for (const r of rows.filter((x) => x.scenario.startsWith('recovery-'))) {
     body.push([r.scenario, 'inline', '0', r.scenario === 'recovery-write' ? 'never' : 'replay', fmt(r.commands), fmt(r.commands_per_sec),
       '', '', '', '', String(r.state_hash).slice(0, 12), r.hashes_match === true ? 'ok' : 'MISMATCH']);
+  }
+  for (const r of rows.filter((x) => x.scenario.startsWith('restart-'))) {
+    body.push([r.scenario, 'inline', '0', r.scenario === 'restart-snapshot' ? `snap@${fmt(r.snapshot_seq)}` : 'journal', fmt(r.commands),
+      `${(r.seconds as number).toFixed(2)} s`, '', '', '', '', String(r.state_hash).slice(0, 12), r.hashes_match === true ? 'ok' : 'MISMATCH']);
   }
   for (const r of rows.filter((x) => x.scenario.startsWith('snapshot-'))) {
     const ms = r.scenario === 'snapshot-write' ? `capture ${fmt(r.capture_ms)} ms, total ${fmt(r.write_ms)} ms` : `${fmt(r.load_ms)} ms`;
