@@ -133,7 +133,16 @@ class CommandQueue {
   /** The slot to fill for a new tail entry (caller then calls commit). */
   tailSlot(): number { return (this.head + this.size) % this.capacity; }
   commit(): void { this.size++; }
-  pop(): void { this.head = (this.head + 1) % this.capacity; this.size--; }
+  /**
+   * Drops the head entry. Its callback slot is cleared: a completed command's callback (and the reply, socket
+   * wrapper and closures it holds) must not stay reachable until the slot is reused, which on a queue of
+   * 16,384 slots kept that many finished requests alive.
+   */
+  pop(): void {
+    this.done[this.head] = noop;
+    this.head = (this.head + 1) % this.capacity;
+    this.size--;
+  }
 }
 
 export class ThreadedEngine {
