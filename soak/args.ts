@@ -72,7 +72,9 @@ export class SoakArgs {
   }
 }
 
+/** One line on stderr naming the mistake and the command's --help; exit 1. */
 function die(message: string, usage: string): never {
-  process.stderr.write(`${message}\n${usage.split('\n')[0]}\n`);
+  const command = /npm run (\S+)/.exec(usage)?.[1] ?? 'this command';
+  process.stderr.write(`${command}: ${message} (${command} --help lists the flags)\n`);
   process.exit(1);
 }
