@@ -12,7 +12,9 @@ export interface SoakReport {
   connections: number;
   probe: { seconds: number; max_answers_per_sec: number; errors: number };
   open_loop: PhaseResult & LoadCounts & { minutes: number; load: number; target_per_sec: number; sent_per_sec: number;
-    answered_per_sec: number };
+    answered_per_sec: number;
+    /** Orders the server accepted per second over the open loop (the market maker's included), from its samples. */
+    server_orders_per_sec: number };
   health: { status: number; body: unknown };
   check: ServerCheck;
   memory: MemoryVerdict;
@@ -33,10 +35,11 @@ export function report(r: SoakReport): { text: string; failures: string[] } {
   for (const c of r.check.conservation) if (!c.exact) failures.push(`${c.currency}: accounts ${c.accounts} ≠ credits ${c.credits} − debits ${c.debits}`);
   if (r.memory.verdict === 'growing') failures.push(`heapUsed grows ${n(r.memory.heap_used_per_1k)} B per 1,000 orders`);
 
-  const rates = formatTable(['phase', 'seconds', 'target req/s', 'generator sent/s', 'server answered/s', '2xx', 'errors',
-    'backlog at end', 'p50 / p99 / max ms'], [
-    ['closed loop (maximum)', String(r.probe.seconds), '', '', n(r.probe.max_answers_per_sec), '', n(r.probe.errors), '', ''],
+  const rates = formatTable(['phase', 'seconds', 'target req/s', 'generator sent/s', 'server answered/s', 'server orders/s', '2xx',
+    'errors', 'backlog at end', 'p50 / p99 / max ms'], [
+    ['closed loop (maximum)', String(r.probe.seconds), '', '', n(r.probe.max_answers_per_sec), '', '', n(r.probe.errors), '', ''],
     [`open loop (${r.open_loop.load} × maximum)`, n(o.seconds), n(o.target_per_sec), n(o.sent_per_sec), n(o.answered_per_sec),
+      n(o.server_orders_per_sec),
       n(o.ok), n(o.answered - o.ok), n(o.backlog), `${(o.p50_us / 1000).toFixed(1)} / ${(o.p99_us / 1000).toFixed(1)} / ${(o.max_us / 1000).toFixed(0)}`],
   ], 1);
   const kinds = Object.entries(o.by_kind).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${n(v)}`).join(', ');
@@ -63,7 +66,8 @@ export function report(r: SoakReport): { text: string; failures: string[] } {
     + `arrayBuffers ${d((x) => x.array_buffers)}`;
   const healthLine = `engine: GET /sim/health ${r.health.status} ${JSON.stringify(r.health.body)}; invariants ${r.check.invariant_error === null ? 'hold' : `FAIL: ${r.check.invariant_error}`}`;
   const text = [rates, `requests by kind (open loop): ${kinds}`, '', errorTable, '', samples, '', warmup, memory, '', healthLine, '',
-    conservation, r.journal ? `journal: ${n(r.journal_bytes)} bytes` : '', ...r.heap_snapshots.map((p) => `heap snapshot: ${p}`), '',
+    conservation, r.journal ? `journal: ${n(r.journal_bytes)} bytes` : '', ...r.heap_snapshots.map((p) => `heap snapshot: ${p}`),
+    r.heap_snapshots.length > 0 ? 'rss after the first heap snapshot includes what writing it took (hundreds of MB): judge rss on a run without' : '', '',
     failures.length === 0 ? 'passed' : `FAILED:\n  ${failures.join('\n  ')}`].filter((x, i, a) => x !== '' || a[i - 1] !== '').join('\n');
   return { text, failures };
 }

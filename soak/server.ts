@@ -135,7 +135,7 @@ async function main(): Promise<number> {
     const soak = phase(gen, { port, connections: CONNECTIONS, mode: 'open', rate, seconds: MINUTES * 60, seed: SEED });
     let finished = false;
     const result = soak.finally(() => { finished = true; });
-    await sample();
+    const first = await sample();
     while (!finished && serverExit === undefined) {
       await Promise.race([result.catch(() => undefined), new Promise((r) => setTimeout(r, SAMPLE_S * 1000))]);
       if (!finished && serverExit === undefined) await sample();
@@ -150,7 +150,8 @@ async function main(): Promise<number> {
     const r: SoakReport = { machine, runner: RUNNER, journal: journal !== undefined, journal_bytes: journal === undefined ? 0 : statSync(journal).size,
       connections: CONNECTIONS, probe: { seconds: PROBE_S, max_answers_per_sec: Math.round(maxRate), errors: probe.answered - probe.ok },
       open_loop: { minutes: MINUTES, load: LOAD, target_per_sec: rate, sent_per_sec: Math.round(load.sent / load.seconds),
-        answered_per_sec: Math.round(load.answered / load.seconds), ...load },
+        answered_per_sec: Math.round(load.answered / load.seconds),
+        server_orders_per_sec: Math.round((last.orders_placed - first.orders_placed) / Math.max(1e-3, (last.t_ms - first.t_ms) / 1000)), ...load },
       health: h, check, memory: verdict, last, samples, heap_snapshots: snapshots };
     const { text, failures } = report(r);
     if (JSON_OUT) {
