@@ -8,7 +8,8 @@
  * So R2 effects (fills, fees, trade ids, account-book entries) happen in exactly the inline order.
  *
  * Determinism (same commands → same events → same state hash as InlineEngine):
- * - funds commands are barriers: they wait until nothing is in flight;
+ * - funds commands are barriers: they wait until nothing is in flight; PutRecords waits while a command in
+ *   flight carries records (those land in its R2), so records are put in sequence order;
  * - a BalanceNotEnough with commands in flight waits for them and retries (R2 only adds funds, so the retry
  *   gets the inline answer); amends reserve pessimistically while their market has commands in flight;
  * - an amend waits while an earlier amend of the same order is in flight (Exchange.amendInFlight: that
@@ -153,6 +154,8 @@ export class ThreadedEngine {
   readonly #intake: CommandQueue;
   readonly #pending: CommandQueue;
   readonly #inFlight: Int32Array;
+  /** Commands in flight (dispatched, R2 not yet applied) that carry records: their records land in R2. */
+  #recordsInFlight = 0;
   /** Intake head already stamped (waiting to retry R1 or for ring space). */
   #headStamped = false;
   /** Events of the oldest in-flight command, accumulated as its shard publishes them. */
@@ -274,8 +277,10 @@ export class ThreadedEngine {
       if (this.#paused && !this.#midGroup) break;
       const c = q.cmds[q.head]!;
       const book = isBookCommand(c.type);
-      // Funds commands are barriers (R2 in flight may change what they read); records touch no balance.
-      if (!book && c.type !== CommandType.PutRecords && this.#pending.size > 0) break;
+      // Funds commands are barriers (R2 in flight may change what they read). PutRecords touches no balance,
+      // but its records land in R1: it waits while a command in flight still has records to land in R2, so
+      // that records are put in sequence order (the same key written by both ends as the log says).
+      if (!book && this.#pending.size > 0 && (c.type !== CommandType.PutRecords || this.#recordsInFlight > 0)) break;
       if (book && this.#shards[this.#shardOf[c.market] ?? 0]!.commands.freeSlots() === 0) break;
       if (book && this.#pending.size === this.#pending.capacity) break;
       if (!this.#headStamped) {
@@ -347,6 +352,7 @@ export class ThreadedEngine {
         throw this.#fail(applyFailure(e, c));
       }
       this.#inFlight[c.market]!--;
+      if (c.record !== '') this.#recordsInFlight--;
       const done = p.done[p.head]!;
       // The slot's Command stays intact until a later dispatch (pump), which a callback cannot reach.
       p.pop();
@@ -558,6 +564,7 @@ export class ThreadedEngine {
       }
     }
     this.#headStamped = false;
+    this.#recordsInFlight = 0;
     return answered;
   }
 
@@ -574,6 +581,7 @@ export class ThreadedEngine {
     this.#pending.done[i] = done;
     this.#pending.commit();
     this.#inFlight[c.market]!++;
+    if (c.record !== '') this.#recordsInFlight++;
   }
 
   /** Sends a control command; called only when nothing is outstanding, so the ring has room. */
