@@ -7,6 +7,9 @@
  * orders) and the state hash are compared with the inline runner's. Only one chunk of commands is held at a
  * time, so streams of any length fit in memory.
  *
+ * commands/s: the inline row times generating and applying the stream; a threaded row times its feeding (from
+ * the first submit of a chunk to its last answer); neither includes the checkpoints.
+ *
  * Bounded: `--commands` per seed, and `--minutes` for the whole run (checked between chunks; a chunk that does
  * not finish within CHUNK_LIMIT_MS fails the run). A seed cut short by the time bound is compared up to where
  * it got and reported as such. Exit 1 on any mismatch, invariant failure or engine failure.
@@ -137,6 +140,7 @@ async function soakSeed(seed: number): Promise<Row[]> {
     for (;;) {
       const t = performance.now();
       chunk = chunk === undefined ? gen.openings() : gen.next(Math.min(CHUNK, COMMANDS - random));
+      inlineMs += performance.now() - t;
       let inlineHash: string;
       try {
         inline.assertInvariants();
@@ -145,8 +149,6 @@ async function soakSeed(seed: number): Promise<Row[]> {
         inlineOk = false;
         inlineFailure = `inline runner after command ${at + chunk.commands.length - 1}: ${message(e)}`;
         break;
-      } finally {
-        inlineMs += performance.now() - t;
       }
       if (at > 0) random += chunk.commands.length;
       for (const r of runners) if (r.failure === undefined) await feed(r, chunk, at, inlineHash);
