@@ -227,6 +227,11 @@ export class ThreadedEngine {
     return this.#failed;
   }
 
+  /** Commands dispatched to the shards whose results have not been applied yet (R2 pending). */
+  get inFlight(): number {
+    return this.#pending.size;
+  }
+
   /** Commands accepted but not yet answered. */
   get outstanding(): number {
     return this.#intake.size + this.#pending.size;
@@ -376,6 +381,10 @@ export class ThreadedEngine {
         const c = this.#pending.cmds[this.#pending.head]!;
         const ring = this.#shards[this.#shardOf[c.market]!]!.events;
         await this.#wait.waitFor(ring, (ring.consumed + 1) | 0);
+      } else if (progressed === 0) {
+        // Nothing in flight, yet intake waits: a capture holds it until the shards' books arrive as message
+        // events. Let them in rather than loop without ever yielding.
+        await new Promise((resolve) => setImmediate(resolve));
       }
     }
   }
