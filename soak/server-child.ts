@@ -2,7 +2,7 @@
  * soak:server's simulator: the real server (`startSimulator`) in a child process started with --expose-gc.
  * Config: the demo (three pairs, its market maker) plus the soak's four funded users, rate limits off, the
  * runner of argv[2] (`threaded`: the default, one shard worker; or `inline`), and a journal at argv[3] if given
- * (default fsync policy). Reports its port over IPC, then answers:
+ * (default fsync policy; snapshots every argv[4] commands when given, else the default). Reports its port over IPC, then answers:
  *   sample         memory after two forced full GCs, orders placed and open, trades, structure sizes
  *   check          after the engine settles: its stop (if any), the exchange's invariants, and conservation
  *                  per currency from the ledger (every account, the fee account and lending pool included)
@@ -16,13 +16,15 @@ import { type ConservationRow, type FromServer, type ServerCheck, SOAK_USERS, ty
 
 const runner = process.argv[2] === 'inline' ? 'inline' : 'threaded';
 const journal = process.argv[3];
+const snapshotEvery = process.argv[4] === undefined ? undefined : Number(process.argv[4]);
 
 const config = validateConfig({
   extends: 'demo',
   users: SOAK_USERS.map((u) => ({ uid: u.uid, keys: [{ key: u.key, secret: u.secret }],
     balances: { spot: { USDT: '10000000', BTC: '200', ETH: '4000' } } })),
   rate_limits: false,
-  engine: { runner, ...(journal === undefined ? {} : { journal }) },
+  engine: { runner, ...(journal === undefined ? {} : { journal }),
+    ...(snapshotEvery === undefined ? {} : { snapshots: { every_commands: snapshotEvery } }) },
 });
 
 const sim = await startSimulator(config, { host: '127.0.0.1', port: 0 });

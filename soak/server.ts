@@ -28,7 +28,7 @@ import type { FromGenerator, FromServer, LoadCounts, MemorySample, PhaseResult, 
   ToServer } from './protocol.js';
 import { report, type SoakReport } from './server-report.js';
 
-const USAGE = `usage: npm run soak:server -- [--runner inline|threaded] [--minutes N] [--load F] [--journal] [--json]
+const USAGE = `usage: npm run soak:server -- [--runner inline|threaded] [--minutes N] [--load F] [--journal [--snapshot-every N]] [--json]
                                [--connections N] [--probe-seconds S] [--sample-seconds S] [--seed N]
                                [--flat-threshold B] [--heap-snapshots DIR]
 
@@ -37,7 +37,8 @@ text) from 12 connections: a closed loop for the maximum rate, then an open loop
   --runner R          the server's engine runner (default threaded)
   --minutes N         length of the open loop (default 30)
   --load F            open-loop rate as a fraction of the measured maximum (default 0.7)
-  --journal           journal every command (default fsync policy) into a temporary directory
+  --journal           journal every command (default fsync policy and snapshots) into a temporary directory
+  --snapshot-every N  with --journal: a snapshot every N commands (default: the server's, 1,000,000)
   --connections N     generator connections, one request in flight each (default 12)
   --probe-seconds S   length of the closed loop (default 20)
   --sample-seconds S  memory and counts sampled every S seconds (default 30)
@@ -51,7 +52,8 @@ grew beyond the threshold.
 `;
 
 const args = new SoakArgs(process.argv.slice(2), USAGE,
-  ['runner', 'minutes', 'load', 'connections', 'probe-seconds', 'sample-seconds', 'seed', 'flat-threshold', 'heap-snapshots'],
+  ['runner', 'minutes', 'load', 'connections', 'probe-seconds', 'sample-seconds', 'seed', 'flat-threshold', 'heap-snapshots',
+    'snapshot-every'],
   ['journal', 'json']);
 const RUNNER = args.choice('runner', ['threaded', 'inline'] as const, 'threaded');
 const MINUTES = args.number('minutes', 30, true);
@@ -63,6 +65,7 @@ const SEED = args.number('seed', 1);
 const THRESHOLD = args.number('flat-threshold', 2048, true);
 const SNAPSHOTS = args.string('heap-snapshots', '');
 const JOURNAL = args.has('journal');
+const SNAPSHOT_EVERY = args.number('snapshot-every', 0);
 const JSON_OUT = args.has('json');
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -102,11 +105,12 @@ async function main(): Promise<number> {
   const machine = machineInfo();
   const dir = JOURNAL ? mkdtempSync(path.join(os.tmpdir(), 'ringmatch-soak-')) : undefined;
   const journal = dir === undefined ? undefined : path.join(dir, 'journal.log');
-  const header = `ringmatch server soak: ${RUNNER} runner${journal === undefined ? '' : ', journal on (default fsync)'}, `
+  const header = `ringmatch server soak: ${RUNNER} runner${journal === undefined ? '' : `, journal on (default fsync${SNAPSHOT_EVERY === 0 ? '' : `, snapshots every ${SNAPSHOT_EVERY} commands`})`}, `
     + `${CONNECTIONS} connections, probe ${PROBE_S} s, then ${MINUTES} min at ${LOAD} of the maximum; samples every ${SAMPLE_S} s`
     + `${PIN ? '; server on CPU 0, generator on CPU 1' : ''}\n${machineLines(machine)}`;
   log(header);
-  const server = startChild(path.join(HERE, 'server-child.ts'), '0', journal === undefined ? [RUNNER] : [RUNNER, journal], ['--expose-gc']);
+  const childArgs = journal === undefined ? [RUNNER] : [RUNNER, journal, ...(SNAPSHOT_EVERY === 0 ? [] : [String(SNAPSHOT_EVERY)])];
+  const server = startChild(path.join(HERE, 'server-child.ts'), '0', childArgs, ['--expose-gc']);
   const gen = startChild(path.join(HERE, 'load-child.ts'), '1');
   let serverExit: string | undefined;
   server.once('exit', (code, signal) => { serverExit = `the server exited (${signal ?? code})`; });
