@@ -29,4 +29,9 @@ export default tseslint.config(
   layer(['src/engine/**'], ['**/api/**', '**/sim/**', '**/backtest/**'],
     'engine/ depends on core and protocol only'),
   layer(['src/api/**'], ['**/backtest/**'], 'api/ does not depend on backtest/'),
+  {
+    files: ['soak/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: '(^|/)test/(?!support/)',
+      message: 'soak/ imports src, test/support and the benchmarks\' process helpers, never a test' }] }] },
+  },
 );

@@ -74,6 +74,25 @@ describe('--help of the benchmarks', () => {
   });
 });
 
+describe('--help of the soaks', () => {
+  it.each([
+    ['soak/engine.ts', 'npm run soak:engine --', '--shards LIST'],
+    ['soak/server.ts', 'npm run soak:server --', '--runner R'],
+  ])('%s --help prints its usage and exits 0 before any work', async (script, usage, flag) => {
+    const r = await run(script, ['--help']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout.startsWith(`usage: ${usage}`)).toBe(true);
+    expect(r.stdout).toContain(flag);
+  });
+
+  it('a bad flag or value is one line naming it, exit 1', async () => {
+    oneLine(await run('soak/engine.ts', ['--shards', '1,x']), 'soak:engine: --shards: 1,x is not a list of positive integers');
+    oneLine(await run('soak/server.ts', ['--runner', 'fast']), 'soak:server: --runner: must be one of threaded, inline');
+    oneLine(await run('soak/server.ts', ['--minuets', '5']), 'soak:server: unknown flag --minuets');
+  });
+});
+
 describe('user errors', () => {
   it('a replay CSV that does not exist', async () => {
     oneLine(await cli(['replay', '--format', 'tardis', '--trades', join(dir, 'no-trades.csv'), '--book', join(dir, 'no-book.csv')]),

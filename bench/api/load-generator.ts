@@ -17,8 +17,9 @@
  * server, orders 0..LAG-1 are placed (untimed). Each order is re-signed with a fresh timestamp before every
  * phase (the server's window is 60 s; a phase lasts at most ~11 s).
  */
-import net from 'node:net';
 import { performance } from 'node:perf_hooks';
+import type { Conn} from './http-conn.js';
+import { openAll } from './http-conn.js';
 import { type FromGenerator, type PhaseResult, type PhaseSpec, type ToGenerator, type Workload, cancelRequest,
   helloRequest, orderBookRequest, placeRequest, summarize } from './protocol.js';
 
@@ -67,59 +68,6 @@ class OrderRing implements Source {
       out.type = 1;
     }
   }
-}
-
-type OnAnswer = (status: number, answer: Buffer, bodyAt: number) => void;
-
-/** One keep-alive connection with at most one request in flight. */
-class Conn {
-  #acc: Buffer | undefined;
-  sentAt = 0;
-  type = 0;
-  onAnswer: OnAnswer = () => undefined;
-  private constructor(readonly sock: net.Socket, private readonly fail: (e: Error) => void) {
-    sock.setNoDelay(true);
-    sock.on('data', (chunk: Buffer) => this.#onData(chunk));
-    sock.on('error', (e) => fail(e));
-  }
-  static open(port: number, fail: (e: Error) => void): Promise<Conn> {
-    return new Promise((resolve, reject) => {
-      const sock = net.connect({ host: '127.0.0.1', port });
-      sock.once('error', reject);
-      sock.once('connect', () => {
-        sock.off('error', reject);
-        resolve(new Conn(sock, fail));
-      });
-    });
-  }
-  send(buf: Buffer, at: number, type: number): void {
-    this.sentAt = at;
-    this.type = type;
-    this.sock.write(buf);
-  }
-  #onData(chunk: Buffer): void {
-    const acc = this.#acc === undefined ? chunk : Buffer.concat([this.#acc, chunk]);
-    const headEnd = acc.indexOf('\r\n\r\n');
-    if (headEnd < 0) {
-      this.#acc = acc;
-      return;
-    }
-    const head = acc.toString('latin1', 0, headEnd);
-    const len = /\r\ncontent-length: *(\d+)/i.exec(head);
-    if (len === null) return this.fail(new Error(`answer without Content-Length: ${head.slice(0, 200)}`));
-    const total = headEnd + 4 + Number(len[1]);
-    if (acc.length < total) {
-      this.#acc = acc;
-      return;
-    }
-    if (acc.length > total) return this.fail(new Error('bytes after a complete answer (one request is in flight)'));
-    this.#acc = undefined;
-    this.onAnswer(Number(head.slice(9, 12)), acc, headEnd + 4);
-  }
-}
-
-async function openAll(port: number, n: number, fail: (e: Error) => void): Promise<Conn[]> {
-  return Promise.all(Array.from({ length: n }, () => Conn.open(port, fail)));
 }
 
 interface Samples {

@@ -8,7 +8,8 @@
  * So R2 effects (fills, fees, trade ids, account-book entries) happen in exactly the inline order.
  *
  * Determinism (same commands → same events → same state hash as InlineEngine):
- * - funds commands are barriers: they wait until nothing is in flight;
+ * - funds commands are barriers: they wait until nothing is in flight; PutRecords waits while a command in
+ *   flight carries records (those land in its R2), so records are put in sequence order;
  * - a BalanceNotEnough with commands in flight waits for them and retries (R2 only adds funds, so the retry
  *   gets the inline answer); amends reserve pessimistically while their market has commands in flight;
  * - an amend waits while an earlier amend of the same order is in flight (Exchange.amendInFlight: that
@@ -133,7 +134,16 @@ class CommandQueue {
   /** The slot to fill for a new tail entry (caller then calls commit). */
   tailSlot(): number { return (this.head + this.size) % this.capacity; }
   commit(): void { this.size++; }
-  pop(): void { this.head = (this.head + 1) % this.capacity; this.size--; }
+  /**
+   * Drops the head entry. Its callback slot is cleared: a completed command's callback (and the reply, socket
+   * wrapper and closures it holds) must not stay reachable until the slot is reused, which on a queue of
+   * 16,384 slots kept that many finished requests alive.
+   */
+  pop(): void {
+    this.done[this.head] = noop;
+    this.head = (this.head + 1) % this.capacity;
+    this.size--;
+  }
 }
 
 export class ThreadedEngine {
@@ -144,6 +154,8 @@ export class ThreadedEngine {
   readonly #intake: CommandQueue;
   readonly #pending: CommandQueue;
   readonly #inFlight: Int32Array;
+  /** Commands in flight (dispatched, R2 not yet applied) that carry records: their records land in R2. */
+  #recordsInFlight = 0;
   /** Intake head already stamped (waiting to retry R1 or for ring space). */
   #headStamped = false;
   /** Events of the oldest in-flight command, accumulated as its shard publishes them. */
@@ -215,6 +227,11 @@ export class ThreadedEngine {
     return this.#failed;
   }
 
+  /** Commands dispatched to the shards whose results have not been applied yet (R2 pending). */
+  get inFlight(): number {
+    return this.#pending.size;
+  }
+
   /** Commands accepted but not yet answered. */
   get outstanding(): number {
     return this.#intake.size + this.#pending.size;
@@ -265,8 +282,10 @@ export class ThreadedEngine {
       if (this.#paused && !this.#midGroup) break;
       const c = q.cmds[q.head]!;
       const book = isBookCommand(c.type);
-      // Funds commands are barriers (R2 in flight may change what they read); records touch no balance.
-      if (!book && c.type !== CommandType.PutRecords && this.#pending.size > 0) break;
+      // Funds commands are barriers (R2 in flight may change what they read). PutRecords touches no balance,
+      // but its records land in R1: it waits while a command in flight still has records to land in R2, so
+      // that records are put in sequence order (the same key written by both ends as the log says).
+      if (!book && this.#pending.size > 0 && (c.type !== CommandType.PutRecords || this.#recordsInFlight > 0)) break;
       if (book && this.#shards[this.#shardOf[c.market] ?? 0]!.commands.freeSlots() === 0) break;
       if (book && this.#pending.size === this.#pending.capacity) break;
       if (!this.#headStamped) {
@@ -338,6 +357,7 @@ export class ThreadedEngine {
         throw this.#fail(applyFailure(e, c));
       }
       this.#inFlight[c.market]!--;
+      if (c.record !== '') this.#recordsInFlight--;
       const done = p.done[p.head]!;
       // The slot's Command stays intact until a later dispatch (pump), which a callback cannot reach.
       p.pop();
@@ -361,6 +381,10 @@ export class ThreadedEngine {
         const c = this.#pending.cmds[this.#pending.head]!;
         const ring = this.#shards[this.#shardOf[c.market]!]!.events;
         await this.#wait.waitFor(ring, (ring.consumed + 1) | 0);
+      } else if (progressed === 0) {
+        // Nothing in flight, yet intake waits: a capture holds it until the shards' books arrive as message
+        // events. Let them in rather than loop without ever yielding.
+        await new Promise((resolve) => setImmediate(resolve));
       }
     }
   }
@@ -549,6 +573,7 @@ export class ThreadedEngine {
       }
     }
     this.#headStamped = false;
+    this.#recordsInFlight = 0;
     return answered;
   }
 
@@ -565,6 +590,7 @@ export class ThreadedEngine {
     this.#pending.done[i] = done;
     this.#pending.commit();
     this.#inFlight[c.market]!++;
+    if (c.record !== '') this.#recordsInFlight++;
   }
 
   /** Sends a control command; called only when nothing is outstanding, so the ring has room. */

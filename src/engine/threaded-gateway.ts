@@ -147,7 +147,11 @@ export class ThreadedGateway extends GatewayCore implements ExchangeGateway {
         if (e.outstanding === 0 || e.failure !== undefined) return;
         sinceYield += progressed;
         if (progressed === 0) {
-          await e.waitForProgress();
+          // Nothing in flight, yet intake waits: a capture holds it while it asks the shards for their books,
+          // an answer only a message event brings. Yield to I/O then; awaiting waitForProgress (which resolves
+          // at once with nothing in flight) would spin in microtasks and starve the whole process.
+          if (e.inFlight === 0) await yieldToIo();
+          else await e.waitForProgress();
         } else if (sinceYield >= YIELD_EVERY) {
           sinceYield = 0;
           await yieldToIo();

@@ -1,13 +1,13 @@
 // The threaded runner under pipelining as the server drives it: commands of every kind (test/support/
 // pipeline-stream.ts) submitted in random bursts before the shards answer, with polls at random points, so
 // R1 of later commands runs ahead of R2 of earlier ones (back-to-back amends of one order included). It must
-// give the inline runner's codes, state hash and invariants with 1, 2 and 4 shards. `npm run soak:engine`
-// runs the same comparison on longer streams and more seeds.
+// give the inline runner's codes, state hash and invariants with 1, 2 and 4 shards, and the same state hash at
+// checkpoints along the way. `npm run soak:engine` runs the same comparison on longer streams and more seeds.
 import { describe, expect, it } from 'vitest';
 import { Prng } from '../../src/core/prng.js';
 import { InlineEngine } from '../../src/engine/inline-engine.js';
-import { generatePipeline, PIPE_DEFINITION, StepClock } from '../support/pipeline-stream.js';
-import { runThreadedPipeline, T0_PIPE, STEP_PIPE } from '../support/pipeline-driver.js';
+import { generatePipeline, PIPE_DEFINITION, PipelineGenerator, StepClock } from '../support/pipeline-stream.js';
+import { PipelineDriver, runThreadedPipeline, T0_PIPE, STEP_PIPE } from '../support/pipeline-driver.js';
 
 const N = 30_000;
 
@@ -29,6 +29,24 @@ describe('ThreadedEngine under pipelining', () => {
       expect(r.failure).toBeUndefined();
     });
   }
+
+  it('agrees with the inline runner at every checkpoint, not only at the end (a divergence can heal later)', async () => {
+    const inline = new InlineEngine(PIPE_DEFINITION, { clock: new StepClock(T0_PIPE, STEP_PIPE) });
+    const gen = new PipelineGenerator(2, inline);
+    const driver = new PipelineDriver(1, new Prng(2));
+    try {
+      let at = 0;
+      for (let chunk = gen.openings(); at < 10_000; chunk = gen.next(250)) {
+        const codes: number[] = [];
+        await driver.feed(chunk.commands, codes, 0, Date.now() + 60_000);
+        at += chunk.commands.length;
+        expect(codes).toEqual(chunk.codes);
+        expect(await driver.engine.stateHash(), `after command ${at - 1}`).toBe(inline.stateHash());
+      }
+    } finally {
+      await driver.close();
+    }
+  });
 
   it('the stream reaches the books with amends of one order back to back (the case that used to break R2)', () => {
     const e = new InlineEngine(PIPE_DEFINITION, { clock: new StepClock(T0_PIPE, STEP_PIPE) });

@@ -283,20 +283,49 @@ function funds(type: number, uid: number, kind: number, sub: number, cur: number
   return c;
 }
 
+/** Commands (unstamped copies) and each one's result code under the oracle. */
+export interface PipelineChunk {
+  readonly commands: Command[];
+  readonly codes: number[];
+}
+
+/**
+ * `PipelineStream(seed)` applied to `engine` (the inline oracle) as it is generated, in chunks: the openings,
+ * then `n` random commands per `next(n)`. Only the chunk asked for is held, so streams of any length fit.
+ */
+export class PipelineGenerator {
+  readonly #s: PipelineStream;
+  constructor(seed: number, readonly engine: { exchange: Exchange; submit(c: Command): number }) {
+    this.#s = new PipelineStream(seed);
+  }
+
+  /** The opening credits. @allocates */
+  openings(): PipelineChunk {
+    const out: PipelineChunk = { commands: [], codes: [] };
+    for (const c of this.#s.openings()) this.#run(c, out);
+    return out;
+  }
+
+  /** The next `n` random commands. @allocates */
+  next(n: number): PipelineChunk {
+    const out: PipelineChunk = { commands: [], codes: [] };
+    for (let i = 0; i < n; i++) this.#run(this.#s.next(this.engine.exchange), out);
+    return out;
+  }
+
+  #run(c: Command, out: PipelineChunk): void {
+    out.commands.push(new Command().copyFrom(c));
+    out.codes.push(this.engine.submit(c));
+  }
+}
+
 /**
  * The openings and `n` random commands of `PipelineStream(seed)`, applied to `engine` (the inline oracle)
  * as they are generated: the commands (unstamped copies) and each one's result code. @allocates
  */
-export function generatePipeline(seed: number, n: number, engine: { exchange: Exchange; submit(c: Command): number }):
-  { commands: Command[]; codes: number[] } {
-  const s = new PipelineStream(seed);
-  const commands: Command[] = [];
-  const codes: number[] = [];
-  const run = (c: Command): void => {
-    commands.push(new Command().copyFrom(c));
-    codes.push(engine.submit(c));
-  };
-  for (const c of s.openings()) run(c);
-  for (let i = 0; i < n; i++) run(s.next(engine.exchange));
-  return { commands, codes };
+export function generatePipeline(seed: number, n: number, engine: { exchange: Exchange; submit(c: Command): number }): PipelineChunk {
+  const g = new PipelineGenerator(seed, engine);
+  const open = g.openings();
+  const rest = g.next(n);
+  return { commands: open.commands.concat(rest.commands), codes: open.codes.concat(rest.codes) };
 }

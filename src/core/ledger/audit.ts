@@ -10,7 +10,8 @@ import { InvariantError } from '../invariant.js';
 import { StateHasher } from '../state-hash.js';
 import { accountKey } from './account-kinds.js';
 import { type Amount, addAmount, hashAmount, isZeroAmount } from './amount.js';
-import type { LedgerParts } from './parts.js';
+import { POOL_KIND } from './loan-funds.js';
+import { FEE_KIND, FEE_SUB, type LedgerParts, PLATFORM_UID } from './parts.js';
 
 /** The canonical state hash (16 hex digits). @allocates */
 export function ledgerStateHash(p: LedgerParts): string {
@@ -70,11 +71,47 @@ function checkAmount(v: Amount, wide: boolean, what: string): void {
   if (v < 0) fail(`${what} is negative: ${v}`);
 }
 
+/** One currency's conservation: what the accounts hold against what entered and left the platform. */
+export interface CurrencyConservation {
+  readonly currency: string;
+  /** Σ (available + locked) over every account: users, the platform fee account and the lending pool. */
+  readonly accounts: Amount;
+  /** Of `accounts`, the platform fee account's (trading and withdrawal fees). */
+  readonly feeAccount: Amount;
+  /** Of `accounts`, the lending pool's (what it has not lent, plus repayments and interest paid). */
+  readonly lendingPool: Amount;
+  /** Σ credits (deposits, opening balances, the pool's funding) and Σ debits (withdrawals) ever. */
+  readonly credits: bigint;
+  readonly debits: bigint;
+}
+
+/**
+ * Per currency: Σ (available + locked) over every balance record (the fee account and the lending pool are
+ * records of the platform uid like any other), with those two shown apart, beside credits and debits.
+ * Conservation is `accounts = credits − debits`. O(records). @allocates
+ */
+export function ledgerConservation(p: LedgerParts): CurrencyConservation[] {
+  const s = p.store;
+  const c = p.currencies;
+  const totals: Amount[] = [];
+  for (let k = 0; k < c.count; k++) totals.push(c.zero(k));
+  for (let r = 0; r < s.recordCount; r++) {
+    const cur = s.recCur[r]!;
+    totals[cur] = addAmount(addAmount(totals[cur]!, s.available(r)), s.lockedOf(r));
+  }
+  const held = (kind: number, sub: number, k: number): Amount => {
+    const r = s.findRecord(PLATFORM_UID, kind, sub, k);
+    return r < 0 ? c.zero(k) : addAmount(s.available(r), s.lockedOf(r));
+  };
+  return totals.map((accounts, k) => ({ currency: c.codes[k]!, accounts, feeAccount: held(FEE_KIND, FEE_SUB, k),
+    lendingPool: held(POOL_KIND, 0, k), credits: c.totalIn[k]!, debits: c.totalOut[k]! }));
+}
+
 /**
  * Throws InvariantError unless: every amount is non-negative and in its currency's representation; every
  * record's locked equals the sum of its open holds; each hold locks the currency its side pays and receives
- * into the other one; and, per currency, Σ (available + locked) over all accounts (fee account included)
- * = supply = Σ credits − Σ debits ≤ max supply. @allocates
+ * into the other one; and, per currency, Σ (available + locked) over all accounts (the fee account and the
+ * lending pool included: ledgerConservation) = supply = Σ credits − Σ debits ≤ max supply. @allocates
  */
 export function assertLedgerInvariants(p: LedgerParts): void {
   const s = p.store;
@@ -100,8 +137,6 @@ export function assertLedgerInvariants(p: LedgerParts): void {
     held[rec] = addAmount(held[rec]!, rem);
   }
   if (live !== hs.count) fail(`hold index counts ${hs.count}, table has ${live}`);
-  const totals: Amount[] = [];
-  for (let k = 0; k < c.count; k++) totals.push(c.zero(k));
   for (let r = 0; r < s.recordCount; r++) {
     const cur = s.recCur[r]!;
     const wide = c.wide[cur] === true;
@@ -111,12 +146,12 @@ export function assertLedgerInvariants(p: LedgerParts): void {
     checkAmount(s.borrowedOf(r), wide, `record ${r} borrowed`);
     checkAmount(s.interestOf(r), wide, `record ${r} interest`);
     if (s.lockedOf(r) !== held[r]) fail(`record ${r} locks ${s.lockedOf(r)} but its holds sum to ${held[r]}`);
-    totals[cur] = addAmount(addAmount(totals[cur]!, s.available(r)), s.lockedOf(r));
   }
+  const totals = ledgerConservation(p);
   for (let k = 0; k < c.count; k++) {
     const code = c.codes[k]!;
     const supply = c.supply[k]!;
-    if (totals[k] !== supply) fail(`${code}: accounts hold ${totals[k]} but supply is ${supply}`);
+    if (totals[k]!.accounts !== supply) fail(`${code}: accounts hold ${totals[k]!.accounts} but supply is ${supply}`);
     if (BigInt(supply) !== c.totalIn[k]! - c.totalOut[k]!) fail(`${code}: supply ${supply} ≠ in − out`);
     if (!c.withinSupply(k, supply)) fail(`${code}: supply ${supply} beyond max supply`);
   }

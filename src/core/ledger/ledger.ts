@@ -23,7 +23,7 @@ import { isInt31 } from '../units.js';
 import { AccountBook } from './account-book.js';
 import { AccountKind } from './account-kinds.js';
 import { type Amount, formatAmount } from './amount.js';
-import { ledgerStateHash, assertLedgerInvariants } from './audit.js';
+import { type CurrencyConservation, ledgerConservation, ledgerStateHash, assertLedgerInvariants } from './audit.js';
 import { BalanceStore } from './balance-store.js';
 import { CurrencyTable, type CurrencySpec, MarketTable } from './currencies.js';
 import { credit, debit, transfer } from './funds.js';
@@ -293,6 +293,11 @@ export class Ledger {
   /** Restores an exported state into this ledger, which must be freshly built from the same definition. @allocates */
   importState(state: LedgerState): void {
     importLedger(this.#p, state);
+  }
+
+  /** Per currency: Σ balances (fee account and lending pool shown apart), credits and debits. See audit.ts. @allocates */
+  conservation(): CurrencyConservation[] {
+    return ledgerConservation(this.#p);
   }
 
   /** Throws InvariantError when an invariant is broken. See audit.ts. @allocates */

@@ -180,3 +180,21 @@ describe('settlement', () => {
     l.assertInvariants();
   });
 });
+
+describe('conservation', () => {
+  it('counts the fee account and the lending pool in every currency\'s total, and names them', () => {
+    l.credit(T, 0, AccountKind.Unified, 0, 'USDT', 1_000 * 1e8, BookType.Deposit, ''); // the lending pool's funds
+    expect(l.borrow(T, 2, 0, 250n * 10n ** 8n)).toBe(ResultCode.Ok);
+    l.holdOrder(T, 10, 1, BTC_USDT, Buy, Limit, 6_000_000, 5000);
+    l.holdOrder(T, 11, 2, BTC_USDT, Sell, Limit, 5_900_000, 5000);
+    expect(l.settleFill(T + 1, BTC_USDT, 10, 11, Buy, 5_900_000, 3000, 2000, 1000)).toBe(ResultCode.Ok);
+    expect(l.debit(T + 2, 1, Spot, 0, 'USDT', 100 * 1e8, BookType.Withdraw, '')).toBe(ResultCode.Ok);
+    const byCode = Object.fromEntries(l.conservation().map((c) => [c.currency, c]));
+    expect(byCode.USDT).toEqual({ currency: 'USDT', accounts: 100_900 * 1e8, feeAccount: 1_770_000_000, lendingPool: 750 * 1e8,
+      credits: 101_000n * 10n ** 8n, debits: 100n * 10n ** 8n });
+    expect(byCode.BTC).toEqual({ currency: 'BTC', accounts: 10 * 1e8, feeAccount: 60_000, lendingPool: 0,
+      credits: 10n * 10n ** 8n, debits: 0n });
+    for (const c of l.conservation()) expect(BigInt(c.accounts)).toBe(c.credits - c.debits);
+    l.assertInvariants();
+  });
+});
