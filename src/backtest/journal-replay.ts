@@ -73,8 +73,13 @@ async function startingEngine(segments: readonly Segment[], snapshotDirs: readon
     + `(looked in ${snapshotDirs.join(', ')})`);
 }
 
-/** Replays the journal at `path` (a file or a directory of segments); `progress` is ticked per record. @allocates */
-export async function replayJournal(path: string, progressSink?: Progress): Promise<JournalReplayResult> {
+/**
+ * Replays the journal at `path` (a file or a directory of segments); `progress` is ticked per record. With
+ * `untilSeq`, records after that seq are read but not applied (the state a live server reported at that seq).
+ * @allocates
+ */
+export async function replayJournal(path: string, progressSink?: Progress, options: { untilSeq?: number } = {}): Promise<JournalReplayResult> {
+  const until = options.untilSeq ?? Number.POSITIVE_INFINITY;
   const progress = progressSink?.active === true ? progressSink : undefined;
   const { segments, snapshotDirs } = await layout(path);
   const { engine, after } = await startingEngine(segments, snapshotDirs);
@@ -92,11 +97,11 @@ export async function replayJournal(path: string, progressSink?: Progress): Prom
   const t0 = performance.now();
   let last: { validBytes: number; fileBytes: number; reason: string | undefined } = { validBytes: 0, fileBytes: 0, reason: undefined };
   for (const [i, seg] of segments.entries()) {
-    if (seg.firstSeq !== lastSeq + 1 && !(lastSeq === after && seg.firstSeq <= after + 1)) {
+    if (lastSeq < until && seg.firstSeq !== lastSeq + 1 && !(lastSeq === after && seg.firstSeq <= after + 1)) {
       throw new JournalFormatError(`${seg.path}: starts at seq ${seg.firstSeq}, but what came before ends at ${lastSeq} (a segment is missing)`);
     }
     const r = await replaySegment(seg.path, (c) => {
-      if (c.seq <= after) return;
+      if (c.seq <= after || c.seq > until) return;
       if (c.seq !== lastSeq + 1) throw new JournalFormatError(`${seg.path}: record seq ${c.seq} where ${lastSeq + 1} was expected`);
       if (firstTime < 0) firstTime = c.time;
       byType[c.type & 63]!++;

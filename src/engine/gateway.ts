@@ -84,7 +84,14 @@ export interface ExchangeGateway {
   addUser(uid: number, mainUid: number, done: (code: ResultCode) => void): void;
   /** Resolves when every command submitted so far has completed. */
   settled(): Promise<void>;
+  /** The state hash once every command submitted so far has completed. */
   stateHash(): Promise<string>;
+  /**
+   * The state hash now, at a quiet point between commands, and the seq of the last command it covers: what a
+   * replay of the journal up to `seq` must reach. Unlike `stateHash` it does not wait for the gateway to go
+   * idle (which a server under load never does).
+   */
+  stateAt(): Promise<{ hash: string; seq: number }>;
   /**
    * The whole state after the last command applied, for a snapshot, taken between commands (and journal
    * groups); `createdTime` is the engine clock's. The threaded runner pauses intake while its shards copy
@@ -270,6 +277,11 @@ export class InlineGateway extends GatewayCore implements ExchangeGateway {
 
   stateHash(): Promise<string> {
     return Promise.resolve(this.engine.stateHash());
+  }
+
+  stateAt(): Promise<{ hash: string; seq: number }> {
+    // Synchronous: every call runs between commands.
+    return Promise.resolve({ hash: this.engine.stateHash(), seq: this.engine.sequencer.lastSeq });
   }
 
   capture(): Promise<SnapshotData> {

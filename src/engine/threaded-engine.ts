@@ -164,8 +164,10 @@ export class ThreadedEngine {
   readonly #none = new BookEvents(1);
   readonly #wait = new AsyncWait({ timeoutMs: 50 });
   #failed: EngineFailure | undefined;
-  /** Set while a capture waits: pump takes nothing more once it is between groups. */
+  /** Set while a capture or a state hash waits: pump takes nothing more once it is between groups. */
   #paused = false;
+  /** The turn of the last quiet-point operation (they run one at a time). */
+  #quiet: Promise<void> = Promise.resolve();
   /** The last command stamped belongs to a group whose next command has not been stamped yet. */
   #midGroup = false;
   /** Set by closeIntake: submits answer Busy. */
@@ -408,16 +410,7 @@ export class ThreadedEngine {
    * last command applied (a command stamped but waiting to retry is not in the capture). @allocates
    */
   async capture(options: { createdTime?: number } = {}): Promise<SnapshotData> {
-    if (this.#failed !== undefined) throw this.#failed;
-    invariant(!this.#paused, 'a capture is already in progress');
-    this.#paused = true;
-    try {
-      for (;;) {
-        this.#throwIfFailed();
-        const progressed = this.pump() + this.poll();
-        if (this.#pending.size === 0 && !this.#midGroup) break;
-        if (progressed === 0) await this.waitForProgress();
-      }
+    return this.#quiesced(async (seq) => {
       const replies = this.#shards.map((s) => this.#reply<{ books: [number, BookState][] }>(s, (m) => 'books' in m));
       const ctrl = new Command();
       ctrl.type = CTRL_CAPTURE;
@@ -426,15 +419,38 @@ export class ThreadedEngine {
       for (const r of await Promise.all(replies)) for (const [m, b] of r.books) books[m] = b;
       return {
         formatVersion: SNAPSHOT_VERSION,
-        seq: this.sequencer.lastSeq - (this.#headStamped ? 1 : 0),
+        seq,
         createdTime: options.createdTime ?? Date.now() * 1000,
         definitionJson: JSON.stringify(this.exchange.definition),
         exchange: this.exchange.exportState(),
         books,
       };
-    } finally {
-      this.#paused = false;
-    }
+    });
+  }
+
+  /**
+   * Runs `f` at a quiet point: intake stops at the next moment between groups, everything in flight completes,
+   * then `f` gets the seq of the last command applied (a command stamped but waiting to retry is not applied)
+   * and may talk to the shards; intake resumes when it settles. One at a time (later calls wait their turn).
+   */
+  async #quiesced<T>(f: (seq: number) => Promise<T>): Promise<T> {
+    const turn = this.#quiet.then(async () => {
+      this.#throwIfFailed();
+      this.#paused = true;
+      try {
+        for (;;) {
+          this.#throwIfFailed();
+          const progressed = this.pump() + this.poll();
+          if (this.#pending.size === 0 && !this.#midGroup) break;
+          if (progressed === 0) await this.waitForProgress();
+        }
+        return await f(this.sequencer.lastSeq - (this.#headStamped ? 1 : 0));
+      } finally {
+        this.#paused = false;
+      }
+    });
+    this.#quiet = turn.then(() => undefined, () => undefined);
+    return turn;
   }
 
   #throwIfFailed(): void {
@@ -465,14 +481,23 @@ export class ThreadedEngine {
 
   /** The state hash, after everything submitted has completed. */
   async stateHash(): Promise<string> {
-    await this.run();
-    const replies = this.#shards.map((s) => this.#reply<{ hashes: [number, string][] }>(s, (m) => 'hashes' in m).then((m) => m.hashes));
-    const ctrl = new Command();
-    ctrl.type = CTRL_HASH;
-    for (const s of this.#shards) this.#control(s, ctrl);
-    const hashes: string[] = [];
-    for (const list of await Promise.all(replies)) for (const [m, h] of list) hashes[m] = h;
-    return this.exchange.stateHash(hashes);
+    return (await this.stateAt()).hash;
+  }
+
+  /**
+   * The state hash at a quiet point (see #quiesced: no command is applied while the shards hash their books,
+   * whatever keeps arriving) and the seq of the last command it covers.
+   */
+  stateAt(): Promise<{ hash: string; seq: number }> {
+    return this.#quiesced(async (seq) => {
+      const replies = this.#shards.map((s) => this.#reply<{ hashes: [number, string][] }>(s, (m) => 'hashes' in m).then((m) => m.hashes));
+      const ctrl = new Command();
+      ctrl.type = CTRL_HASH;
+      for (const s of this.#shards) this.#control(s, ctrl);
+      const hashes: string[] = [];
+      for (const list of await Promise.all(replies)) for (const [m, h] of list) hashes[m] = h;
+      return { hash: this.exchange.stateHash(hashes), seq };
+    });
   }
 
   /**

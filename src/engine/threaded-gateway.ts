@@ -114,6 +114,10 @@ export class ThreadedGateway extends GatewayCore implements ExchangeGateway {
     return this.engine.stateHash();
   }
 
+  stateAt(): Promise<{ hash: string; seq: number }> {
+    return this.engine.stateAt();
+  }
+
   capture(): Promise<SnapshotData> {
     return this.engine.capture({ createdTime: this.clock.nowUs() });
   }

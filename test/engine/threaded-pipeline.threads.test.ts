@@ -6,6 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import { Prng } from '../../src/core/prng.js';
 import { InlineEngine } from '../../src/engine/inline-engine.js';
+import { ThreadedEngine } from '../../src/engine/threaded-engine.js';
+import { Command } from '../../src/core/command.js';
+import { ResultCode } from '../../src/core/result-code.js';
 import { generatePipeline, PIPE_DEFINITION, PipelineGenerator, StepClock } from '../support/pipeline-stream.js';
 import { PipelineDriver, runThreadedPipeline, T0_PIPE, STEP_PIPE } from '../support/pipeline-driver.js';
 
@@ -45,6 +48,40 @@ describe('ThreadedEngine under pipelining', () => {
       }
     } finally {
       await driver.close();
+    }
+  });
+
+  it('a state hash taken under load covers exactly the commands up to the seq it reports', async () => {
+    const e = new InlineEngine(PIPE_DEFINITION, { clock: new StepClock(T0_PIPE, STEP_PIPE) });
+    const { commands } = generatePipeline(6, 8_000, e);
+    const engine = ThreadedEngine.start(PIPE_DEFINITION, { clock: new StepClock(T0_PIPE, STEP_PIPE), shards: 2, commandRing: 256, eventRing: 1024, intake: 2048 });
+    const samples: Promise<{ hash: string; seq: number }>[] = [];
+    try {
+      let i = 0;
+      while (i < commands.length) {
+        for (let b = 0; b < 40 && i < commands.length; b++) {
+          if (engine.submit(commands[i]!) === ResultCode.Busy) { await engine.run(); break; }
+          i++;
+        }
+        engine.pump();
+        engine.poll();
+        // Hashes asked for while commands keep arriving, not after the engine went idle.
+        if (i % 1_000 < 40) samples.push(engine.stateAt());
+        if (i % 200 < 40) await new Promise((r) => setImmediate(r));
+      }
+      await engine.run();
+      const got = await Promise.all(samples);
+      expect(got.length).toBeGreaterThan(4);
+      const want = new Map(got.map((g) => [g.seq, '']));
+      const oracle = new InlineEngine(PIPE_DEFINITION, { clock: new StepClock(T0_PIPE, STEP_PIPE) });
+      if (want.has(0)) want.set(0, oracle.stateHash());
+      for (const c of commands) {
+        oracle.submit(new Command().copyFrom(c));
+        if (want.has(oracle.sequencer.lastSeq)) want.set(oracle.sequencer.lastSeq, oracle.stateHash());
+      }
+      for (const g of got) expect(g.hash, `seq ${g.seq}`).toBe(want.get(g.seq));
+    } finally {
+      await engine.close();
     }
   });
 

@@ -5,7 +5,8 @@
  *                                                                          (sim/chains; credits spot as it confirms)
  *   POST /sim/clock      {advance_ms} | {set_ms}                          → {now_ms} (simulated clock only; journaled:
  *                                                                          a restart resumes at the moved time)
- *   GET  /sim/state_hash                                                  → {state_hash} (503 once the engine stopped)
+ *   GET  /sim/state_hash                                                  → {state_hash, seq}: the hash at a quiet point and the
+ *                                                                          last command it covers (503 once the engine stopped)
  *   GET  /sim/health                                                      → 200 {status: "ok", …} or 503 {status:
  *                                                                          "stopped", label, reason, stopped_at}
  * Every request is validated completely before anything changes. A user added here is one journal group: an
@@ -196,8 +197,8 @@ export function registerSimRoutes(router: Router, deps: ApiDeps): void {
     handler: (_req, reply) => {
       const stop = gateway.stopped;
       if (stop !== undefined) return reply.error(stop.code);
-      gateway.stateHash().then(
-        (h) => reply.json(200, { state_hash: h }),
+      gateway.stateAt().then(
+        (s) => reply.json(200, { state_hash: s.hash, seq: s.seq }),
         () => reply.json(500, { label: 'SERVER_ERROR', message: 'state hash unavailable' }),
       );
     } });
