@@ -26,8 +26,10 @@ export default tseslint.config(
     'core/ is pure: no I/O, no threads, no wire formats, no outer layer'),
   layer(['src/protocol/**'], ['**/engine/**', '**/api/**', '**/sim/**', '**/backtest/**'],
     'protocol/ depends on core only'),
-  layer(['src/engine/**'], ['**/api/**', '**/sim/**', '**/backtest/**'],
+  layer(['src/engine/**'], ['**/api/**', '**/sim/**', '**/backtest/**', '**/gate/**'],
     'engine/ depends on core and protocol only'),
+  layer(['src/gate/**'], ['node:*', '**/engine/**', '**/api/**', '**/sim/**', '**/backtest/**', '**/protocol/**'],
+    'gate/ (the Gate protocol: parsing, shapes, labels) depends on core only'),
   layer(['src/api/**'], ['**/backtest/**'], 'api/ does not depend on backtest/'),
   {
     files: ['soak/**'],

@@ -7,7 +7,6 @@
 import { type Clock, SimClock } from './core/clock.js';
 import { Command, CommandType } from './core/command.js';
 import { ConfigError } from './core/invariant.js';
-import { AccountKind } from './core/ledger/account-kinds.js';
 import { ResultCode } from './core/result-code.js';
 import type { ExchangeGateway } from './engine/gateway.js';
 import { openGateway } from './engine/open-gateway.js';
@@ -20,6 +19,7 @@ import type { Router } from './api/router.js';
 import { createServer, type Server } from './api/server.js';
 import type { EngineConfig, SimulatorConfig } from './sim/config-file.js';
 import { simulatorSetup } from './sim/simulator-setup.js';
+import { openingAccount } from './sim/sim-config.js';
 import { ensureJournalDirectory } from './sim/journal-path.js';
 import { MarketDataFeed } from './api/market-data/market-data-feed.js';
 import { spotMarketDataRoutes } from './api/routes/spot-market-data.js';
@@ -94,7 +94,9 @@ export async function startSimulator(config: SimulatorConfig, options: StartOpti
     const units = ex.ledger.parse(b.currency, b.amount);
     const c = new Command();
     c.type = CommandType.Credit;
-    c.uid = b.uid; c.kind = b.account === 'unified' ? AccountKind.Unified : AccountKind.Spot; c.currency = ex.currencyIndex(b.currency);
+    c.currency = ex.currencyIndex(b.currency);
+    const to = openingAccount(b.account, c.currency);
+    c.uid = b.uid; c.kind = to.kind; c.sub = to.sub;
     if (typeof units === 'bigint') c.text = units.toString();
     else c.amount = units;
     gateway.submit(c, (code) => {

@@ -16,7 +16,7 @@ import { performance } from 'node:perf_hooks';
 import { App, us_listen_socket_close, us_socket_local_port, type us_listen_socket } from 'uWebSockets.js';
 import { Command } from '../../src/core/command.js';
 import { ResultCode } from '../../src/core/result-code.js';
-import { parseCreateOrder } from '../../src/api/spot-order-request.js';
+import { parseCreateOrder } from '../../src/gate/spot-order-request.js';
 import { startSimulator } from '../../src/main.js';
 import type { SimulatorConfig } from '../../src/sim/config-file.js';
 import type { FromServer, ServerKind, ToServer } from './ws-bench-protocol.js';

@@ -100,8 +100,9 @@ export async function serveReplay(a: ServeArgs): Promise<{ sim: Simulator; finis
     clock: { type: 'sim', start_ms: Math.floor(first / 1000) },
     users: [...users, { uid: MIRROR_LIQUIDITY_UID, balances: { spot: big } }, { uid: MIRROR_TAKER_UID, balances: { spot: big } }],
     chains: undefined,
-    // The demo's lending pool names currencies the replayed market may lack.
+    // The demo's lending pool and contracts name currencies the replayed market may lack.
     unified: a.simConfig === undefined ? undefined : base.unified,
+    futures: a.simConfig === undefined ? undefined : base.futures,
     stp_groups: (base.stp_groups ?? []).map((g) => ({ ...g, users: g.users.filter((u) => users.some((x) => x.uid === u)) })),
   };
   const sim = await startSimulator(simCfg, { host: a.host ?? '127.0.0.1', port: a.port ?? 8080 });

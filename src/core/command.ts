@@ -22,8 +22,9 @@
  *   AddUser         user   -    -            -     -         -    -      -                 -       -      -         -    -    main  -      -
  *
  * A PlaceOrder's `kind` is the account it trades from and into (0 or Spot, Margin with `sub` = its market,
- * CrossMargin with `sub` 0); `toKind` carries its order flags (OrderFlag: auto_borrow, auto_repay), which only
- * margin orders keep. Journals written before accounts had kind 0 (Spot) and no flags.
+ * CrossMargin with `sub` 0, Futures with `sub` = the settle currency on a contract's market); `toKind` carries its
+ * order flags (OrderFlag: auto_borrow, auto_repay, which only margin orders keep; futures/futures-orders.ts
+ * FuturesFlag on a contract). Journals written before accounts had kind 0 (Spot) and no flags.
  *
  * A Transfer's `side` is its purpose (ledger/account-book.ts TransferPurpose: 0 between accounts or a main account and
  * its sub-accounts, 1 a UID push, 2 a withdrawal to another user's platform address); it decides only the account-book
@@ -67,6 +68,15 @@ export const CommandType = {
   /** Isolated-margin loans (see margin/margin-commands.ts for their fields). */
   MarginBorrow: 34,
   MarginRepay: 35,
+  /** Perpetual futures (see futures/futures-commands.ts for their fields). */
+  FuturesSetLeverage: 40,
+  FuturesUpdateMargin: 41,
+  FuturesSetRiskLimit: 42,
+  FuturesSetDualMode: 43,
+  FuturesSetPrices: 44,
+  FuturesFunding: 45,
+  FuturesLiquidate: 46,
+  FuturesDeleverage: 47,
 } as const;
 export type CommandType = (typeof CommandType)[keyof typeof CommandType];
 

@@ -2,7 +2,8 @@
  * Business outcomes of core commands, as integers (never exceptions).
  *
  * Ranges: 0 ok · -1xxx request validation · -2xxx ledger · -3xxx matching · -4xxx HTTP front (transport,
- * authentication, limits, batch rules; never produced by the core) · -51xx wallet (withdrawals) · -9xxx engine.
+ * authentication, limits, batch rules; never produced by the core) · -51xx wallet (withdrawals) · -6xxx unified
+ * and margin · -7xxx perpetual futures · -9xxx engine.
  * The API maps every code to a Gate label and HTTP status in one catalogue (src/api/error-catalogue.ts);
  * a test keeps that catalogue complete.
  */
@@ -138,6 +139,57 @@ export const ResultCode = {
   AutoBorrowTooMuch: -6007,
   /** The account's debt ratio is too high (maintenance margin breached): no new orders or borrowing. */
   TradeRestricted: -6008,
+
+  /** No such contract in the settle currency of the path. */
+  ContractNotFound: -7001,
+  /** A futures order size above the contract's order_size_max. */
+  SizeTooLarge: -7002,
+  /** A futures order size below the contract's order_size_min (or zero without close/auto_size). */
+  SizeTooSmall: -7003,
+  /** A futures order price too far from the mark price (order_price_deviate). */
+  PriceTooDeviated: -7004,
+  /** The futures account's available margin is below what the order or change needs. */
+  InsufficientAvailable: -7005,
+  /** The order, filled, would leave its position at or below maintenance margin at the mark price. */
+  LiquidateImmediately: -7006,
+  /** A reduce-only order larger than the position it reduces (or of an empty position). */
+  ReduceExceeded: -7007,
+  /** A reduce-only order on the side that would increase the position. */
+  IncreasePosition: -7008,
+  /** A post-only futures order that would take: refused. */
+  OrderPocImmediate: -7009,
+  /** A fill-or-kill futures order the book could not fill whole: refused. */
+  OrderFok: -7010,
+  /** The user has the most open orders the contract allows (orders_limit). */
+  FuturesTooManyOrders: -7011,
+  /** Forbidden in dual (hedge) mode (close, a single-mode position route). */
+  PositionDualMode: -7012,
+  LeverageTooHigh: -7013,
+  LeverageTooLow: -7014,
+  /** The position's value would pass its risk limit. */
+  RiskLimitExceeded: -7015,
+  /** An opening order priced beyond its position's liquidation price. */
+  PriceOverLiquidation: -7016,
+  /** Margin of a cross-margin position cannot be changed. */
+  PositionCrossMargin: -7017,
+  /** Removing more margin than the position can spare (it would fall below its initial margin). */
+  RemoveTooMuch: -7018,
+  RiskLimitNotMultiple: -7019,
+  RiskLimitTooHigh: -7020,
+  /** A risk limit below the base, or below the position's value. */
+  RiskLimitTooLow: -7021,
+  /** A position-mode switch while holding a position. */
+  PositionHolding: -7022,
+  /** A position-mode switch while orders are open. */
+  OrderPending: -7023,
+  /** A close (or a margin change) of an empty position. */
+  PositionEmpty: -7024,
+  /** Cancel or amend of a futures order that already finished. */
+  OrderFinished: -7025,
+  /** A liquidation of a position that is not at or below its maintenance margin (engine-internal). */
+  NotLiquidatable: -7026,
+  /** Funding before the contract's next funding time, or deleveraging with nothing to deleverage (engine-internal). */
+  NothingDue: -7027,
 
   /** Out of capacity (order pool at its configured maximum); retry later. */
   BookFull: -9001,

@@ -20,7 +20,7 @@
 import type { Clock } from '../core/clock.js';
 import { Command } from '../core/command.js';
 import { BookMirror } from '../core/exchange/book-mirror.js';
-import type { ExchangeDefinition } from '../core/exchange/exchange-definition.js';
+import { bookMarketSpecs, type ExchangeDefinition } from '../core/exchange/exchange-definition.js';
 import { ConfigError } from '../core/invariant.js';
 import { ResultCode } from '../core/result-code.js';
 import type { SnapshotData } from '../protocol/snapshot-codec.js';
@@ -138,7 +138,7 @@ export async function restartThreaded(plan: RestartPlan, journalPath: string, cl
   Promise<{ engine: ThreadedEngine; mirror: BookMirror; journal: JournalWriter | undefined; report: RestartReport }> {
   const snap = plan.snapshot?.data;
   const engine = ThreadedEngine.start(plan.definition, { ...options, clock, snapshot: snap });
-  const mirror = new BookMirror(plan.definition.markets.length);
+  const mirror = new BookMirror(bookMarketSpecs(plan.definition).length);
   if (snap !== undefined) snap.books.forEach((b, m) => mirror.restore(m, b));
   const after = snap?.seq ?? 0;
   let replayed = 0;

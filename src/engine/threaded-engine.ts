@@ -9,7 +9,8 @@
  *
  * Determinism (same commands → same events → same state hash as InlineEngine):
  * - funds commands are barriers: they wait until nothing is in flight; PutRecords waits while a command in
- *   flight carries records (those land in its R2), so records are put in sequence order;
+ *   flight carries records (those land in its R2), so records are put in sequence order; a serial product's
+ *   book command (futures) waits until nothing is in flight, and nothing starts while it is in flight;
  * - a BalanceNotEnough with commands in flight waits for them and retries (R2 only adds funds, so the retry
  *   gets the inline answer); amends reserve pessimistically while their market has commands in flight;
  * - an amend waits while an earlier amend of the same order is in flight (Exchange.amendInFlight: that
@@ -38,7 +39,7 @@ import type { Clock } from '../core/clock.js';
 import { Command, CommandType } from '../core/command.js';
 import { invariant } from '../core/invariant.js';
 import { Exchange, isBookCommand } from '../core/exchange/exchange.js';
-import type { ExchangeDefinition } from '../core/exchange/exchange-definition.js';
+import { bookMarketSpecs, type ExchangeDefinition } from '../core/exchange/exchange-definition.js';
 import { BookEvents, EventKind } from '../core/matching/book-events.js';
 import { ResultCode } from '../core/result-code.js';
 import type { JournalWriter } from './journal/writer.js';
@@ -154,6 +155,8 @@ export class ThreadedEngine {
   readonly #intake: CommandQueue;
   readonly #pending: CommandQueue;
   readonly #inFlight: Int32Array;
+  /** Commands of a serial product (BookProduct.serial) in flight: 0 or 1. */
+  #serialInFlight = 0;
   /** Commands in flight (dispatched, R2 not yet applied) that carry records: their records land in R2. */
   #recordsInFlight = 0;
   /** Intake head already stamped (waiting to retry R1 or for ring space). */
@@ -184,7 +187,7 @@ export class ThreadedEngine {
     this.#intake = new CommandQueue(options.intake ?? 1 << 14);
     const pendingCap = shards.reduce((n, s) => n + s.commands.capacity, 0);
     this.#pending = new CommandQueue(pendingCap);
-    this.#inFlight = new Int32Array(def.markets.length);
+    this.#inFlight = new Int32Array(bookMarketSpecs(def).length);
     this.#onFailure = options.onFailure;
     shards.forEach((s, i) => {
       s.worker.on('error', (e) => this.#fail(new ShardFailure(i, undefined, e)));
@@ -198,7 +201,7 @@ export class ThreadedEngine {
   static start(def: ExchangeDefinition, options: ThreadedEngineOptions): ThreadedEngine {
     const n = Math.max(1, options.shards);
     const assign = options.assign ?? ((m: number) => m % n);
-    const shardOf = def.markets.map((_, m) => assign(m));
+    const shardOf = bookMarketSpecs(def).map((_, m) => assign(m));
     const commandCapacity = options.commandRing ?? 1 << 12;
     const eventCapacity = options.eventRing ?? 1 << 14;
     const shards: Shard[] = [];
@@ -288,6 +291,10 @@ export class ThreadedEngine {
       // but its records land in R1: it waits while a command in flight still has records to land in R2, so
       // that records are put in sequence order (the same key written by both ends as the log says).
       if (!book && this.#pending.size > 0 && (c.type !== CommandType.PutRecords || this.#recordsInFlight > 0)) break;
+      // A serial product's command (futures) runs alone: it waits for nothing in flight, and everything waits for it.
+      if (this.#serialInFlight > 0) break;
+      const serial = book && this.exchange.isSerial(c.type, c.market);
+      if (serial && this.#pending.size > 0) break;
       if (book && this.#shards[this.#shardOf[c.market] ?? 0]!.commands.freeSlots() === 0) break;
       if (book && this.#pending.size === this.#pending.capacity) break;
       if (!this.#headStamped) {
@@ -360,6 +367,7 @@ export class ThreadedEngine {
       }
       this.#inFlight[c.market]!--;
       if (c.record !== '') this.#recordsInFlight--;
+      if (this.exchange.isSerial(c.type, c.market)) this.#serialInFlight--;
       const done = p.done[p.head]!;
       // The slot's Command stays intact until a later dispatch (pump), which a callback cannot reach.
       p.pop();
@@ -599,6 +607,7 @@ export class ThreadedEngine {
     }
     this.#headStamped = false;
     this.#recordsInFlight = 0;
+    this.#serialInFlight = 0;
     return answered;
   }
 
@@ -616,6 +625,7 @@ export class ThreadedEngine {
     this.#pending.commit();
     this.#inFlight[c.market]!++;
     if (c.record !== '') this.#recordsInFlight++;
+    if (this.exchange.isSerial(c.type, c.market)) this.#serialInFlight++;
   }
 
   /** Sends a control command; called only when nothing is outstanding, so the ring has room. */

@@ -17,7 +17,7 @@ import type { Clock } from '../core/clock.js';
 import type { Command } from '../core/command.js';
 import type { Exchange } from '../core/exchange/exchange.js';
 import { BookMirror } from '../core/exchange/book-mirror.js';
-import type { ExchangeDefinition } from '../core/exchange/exchange-definition.js';
+import { bookMarketSpecs, type ExchangeDefinition } from '../core/exchange/exchange-definition.js';
 import { BookEvents } from '../core/matching/book-events.js';
 import { ResultCode } from '../core/result-code.js';
 import { addUserCommand, type CommandDone, type ExchangeGateway, GatewayCore, type GatewayStop, type GroupEntry } from './gateway.js';
@@ -54,7 +54,7 @@ export class ThreadedGateway extends GatewayCore implements ExchangeGateway {
     this.engine = recovered?.engine
       ?? ThreadedEngine.start(def, { clock, shards: options.shards ?? 1, journal: options.journal, onFailure });
     this.clock = clock;
-    this.mirror = recovered?.mirror ?? new BookMirror(def.markets.length);
+    this.mirror = recovered?.mirror ?? new BookMirror(bookMarketSpecs(def).length);
   }
 
   get exchange(): Exchange {

@@ -19,6 +19,7 @@ import type { AmountColumn, TextColumn } from '../core/ledger/columns.js';
 import type { LedgerState } from '../core/ledger/ledger-state.js';
 import type { UnifiedStateData } from '../core/unified/unified-state.js';
 import type { RecordTableData } from '../core/records/record-table.js';
+import type { FuturesStateData } from '../core/futures/futures-state.js';
 import {
   AmountColumn as FbAmountColumn,
   BookSnapshot as FbBookSnapshot,
@@ -88,7 +89,8 @@ const texts = (b: Builder, c: TextColumn): number => FbTextColumn.createTextColu
 function buildLedger(b: Builder, s: LedgerState): number {
   const F = FbLedgerSnapshot;
   const cur = F.createCurrenciesVector(b, s.currencies.map((t) =>
-    FbCurrencyTotals.createCurrencyTotals(b, b.createString(t.supply), b.createString(t.totalIn), b.createString(t.totalOut))));
+    FbCurrencyTotals.createCurrencyTotals(b, b.createString(t.supply), b.createString(t.totalIn), b.createString(t.totalOut),
+      b.createString(t.clearing ?? '0'))));
   const o = [
     cur, vec(b, s.userUid), vec(b, s.userMain), vec(b, s.recUid), vec(b, s.recKind), vec(b, s.recSub), vec(b, s.recCur),
     amounts(b, s.available), amounts(b, s.locked), amounts(b, s.borrowed), amounts(b, s.interest),
@@ -159,6 +161,7 @@ export function encodeSnapshot(d: SnapshotData): Uint8Array {
   const def = b.createString(d.definitionJson);
   const unified = d.exchange.unified === undefined ? 0 : b.createString(JSON.stringify(d.exchange.unified));
   const records = d.exchange.records === undefined || d.exchange.records.length === 0 ? 0 : b.createString(JSON.stringify(d.exchange.records));
+  const futures = d.exchange.futures === undefined ? 0 : b.createString(JSON.stringify(d.exchange.futures));
   FbSnapshot.startSnapshot(b);
   FbSnapshot.addFormatVersion(b, d.formatVersion);
   FbSnapshot.addSeq(b, d.seq);
@@ -171,6 +174,7 @@ export function encodeSnapshot(d: SnapshotData): Uint8Array {
   FbSnapshot.addBooks(b, books);
   if (unified !== 0) FbSnapshot.addUnifiedJson(b, unified);
   if (records !== 0) FbSnapshot.addRecordsJson(b, records);
+  if (futures !== 0) FbSnapshot.addFuturesJson(b, futures);
   b.finish(FbSnapshot.endSnapshot(b));
   return b.asUint8Array();
 }
@@ -201,7 +205,8 @@ function readLedger(l: FbLedgerSnapshot): LedgerState {
   const currencies = [];
   for (let i = 0; i < l.currenciesLength(); i++) {
     const t = l.currencies(i);
-    currencies.push({ supply: str(t?.supply() ?? null), totalIn: str(t?.totalIn() ?? null), totalOut: str(t?.totalOut() ?? null) });
+    currencies.push({ supply: str(t?.supply() ?? null), totalIn: str(t?.totalIn() ?? null), totalOut: str(t?.totalOut() ?? null),
+      clearing: t?.clearing() ?? '0' });
   }
   return {
     currencies, userUid: f64(l.userUidArray()), userMain: f64(l.userMainArray()), recUid: f64(l.recUidArray()),
@@ -266,6 +271,7 @@ export function decodeSnapshot(bytes: Uint8Array): SnapshotData {
       ledger: readLedger(ledger), orders: readOrders(orders), trades: readTrades(trades), lastOrderId: s.lastOrderId(),
       ...(s.unifiedJson() === null ? {} : { unified: JSON.parse(s.unifiedJson()!) as UnifiedStateData }),
       ...(s.recordsJson() === null ? {} : { records: JSON.parse(s.recordsJson()!) as RecordTableData }),
+      ...(s.futuresJson() === null ? {} : { futures: JSON.parse(s.futuresJson()!) as FuturesStateData }),
     },
     books,
   };

@@ -14,6 +14,8 @@
  * before key changes take effect, default 0); see docs/sub-accounts.md.
  * Wallet fields (optional): chains {CURRENCY: [chain, …]} (sim/chains/chain-spec.ts), low_cap_currencies.
  * Unified account (optional): unified {currencies, initial_margin_rate, maintenance_margin_rate} (docs/unified.md).
+ * Perpetual futures (optional): futures {contracts, insurance} (sim/futures-config.ts, docs/futures.md); users'
+ * `balances.futures` fund their futures accounts.
  * Users may also carry `main_uid` (a sub-account) and `locked` (frozen: its keys get ACCOUNT_LOCKED or
  * SUB_ACCOUNT_LOCKED).
  */
@@ -28,6 +30,7 @@ import { applyExtends } from './config-extends.js';
 import { validateServer } from './config-server.js';
 import { simulatorSetup } from './simulator-setup.js';
 import { validateUnified } from './unified-config.js';
+import { type FuturesConfig, settleScales, validateFutures } from './futures-config.js';
 
 export interface ClockConfig {
   readonly type: 'wall' | 'sim';
@@ -96,7 +99,7 @@ export interface SimulatorConfig extends SimConfig {
 const PERM_NAMES = ['spot', 'margin', 'futures', 'delivery', 'options', 'wallet', 'withdrawal', 'unified', 'account', 'sub_accounts'];
 const TOP_FIELDS = ['extends', 'currency_pairs', 'currencies', 'users', 'stp_groups', 'market_maker', 'host', 'port',
   'admin_token', 'clock', 'auth_window_s', 'rate_limits', 'trust_proxy', 'body_limit', 'chains', 'low_cap_currencies',
-  'api_key_limit', 'api_key_change_delay_ms', 'engine', 'unified', 'cancelled_order_retention_s'];
+  'api_key_limit', 'api_key_change_delay_ms', 'engine', 'unified', 'cancelled_order_retention_s', 'futures'];
 
 function pair(v: unknown, p: string): Obj {
   const o = object(v, p, ['id', 'base', 'quote', 'precision', 'amount_precision', 'min_base_amount', 'min_quote_amount',
@@ -140,8 +143,9 @@ function user(v: unknown, p: string, currencies: CurrencyRules): void {
   optional(o, 'locked', p, bool);
   optional(o, 'keys', p, (ks, kp) => array(ks, kp).forEach((k, i) => key(k, `${kp}[${i}]`)));
   if (o.balances !== undefined) {
-    const b = object(o.balances, `${p}.balances`, ['spot']);
+    const b = object(o.balances, `${p}.balances`, ['spot', 'futures']);
     if (b.spot !== undefined) object(b.spot, `${p}.balances.spot`, [...currencies.keys()]);
+    if (b.futures !== undefined) object(b.futures, `${p}.balances.futures`, [...currencies.keys()]);
     checkBalances(b, `${p}.balances`, currencies);
   }
 }
@@ -166,7 +170,10 @@ export function validateConfig(input: unknown): SimulatorConfig {
     const scale = integer(0, 18)(co.scale, `${cp}[${i}].scale`);
     optional(co, 'max_supply', `${cp}[${i}]`, (m, mp) => amount(m, mp, { scale, of: code, positive: true }));
   }));
-  const currencies = currencyRules(deriveCurrencies(pairs as unknown as MarketConfig[], o.currencies as SimConfig['currencies']));
+  const specs = settleScales(deriveCurrencies(pairs as unknown as MarketConfig[], o.currencies as SimConfig['currencies']),
+    o.futures as FuturesConfig | undefined, new Set(((o.currencies ?? []) as Obj[]).map((c) => c.code as string)));
+  optional(o, 'futures', '', (f, fp) => validateFutures(f, fp, specs));
+  const currencies = currencyRules(specs);
   const uids = new Set<number>();
   optional(o, 'users', '', (us, up) => array(us, up).forEach((u, i) => {
     user(u, `${up}[${i}]`, currencies);

@@ -9,18 +9,18 @@
  */
 import { type Clock, SimClock } from '../core/clock.js';
 import { Command, CommandType } from '../core/command.js';
-import type { Exchange } from '../core/exchange/exchange.js';
+import { type Exchange , spotMarketIndexes } from '../core/exchange/exchange.js';
 import { AccountKind } from '../core/ledger/account-kinds.js';
 import { Side } from '../core/matching/order-types.js';
 import { ResultCode } from '../core/result-code.js';
-import { gateError } from '../api/error-catalogue.js';
-import { parseAmendOrder, parseCreateOrder, parseOrderId, parsePair } from '../api/spot-order-request.js';
+import { gateError } from '../gate/error-catalogue.js';
+import { parseAmendOrder, parseCreateOrder, parseOrderId, parsePair } from '../gate/spot-order-request.js';
 import {
   type GateAccountBookEntry, type GateOrder, type GateOrderBook, type GateSpotAccount, type GateTrade,
   accountBookCode, orderOfRole, renderOrder, renderOrderBook, userTrades,
-} from '../engine/gate-shapes.js';
+} from '../gate/shapes.js';
 import { type BookFactory, InlineEngine } from '../engine/inline-engine.js';
-import { definitionFromConfig, type SimConfig } from './sim-config.js';
+import { definitionFromConfig, openingAccount, type SimConfig } from './sim-config.js';
 
 /** A rejection, as the REST API would answer it. */
 export class GateApiError extends Error {
@@ -57,7 +57,10 @@ export class EmbeddedExchange {
     const clock = options.clock ?? new SimClock(Date.UTC(2026, 0, 1) * 1000);
     const { definition, balances } = definitionFromConfig(config);
     const ex = new EmbeddedExchange(new InlineEngine(definition, { clock, bookFactory: options.bookFactory }), clock);
-    for (const b of balances) ex.#credit(b.uid, b.account === 'unified' ? AccountKind.Unified : AccountKind.Spot, b.currency, b.amount);
+    for (const b of balances) {
+      const to = openingAccount(b.account, ex.exchange.currencyIndex(b.currency));
+      ex.#credit(b.uid, to.kind, b.currency, b.amount, to.sub);
+    }
     return ex;
   }
 
@@ -71,13 +74,13 @@ export class EmbeddedExchange {
   }
 
   /** Credits an account (the lending pool is the platform's Unified account). */
-  #credit(uid: number, kind: number, currency: string, amount: string): void {
+  #credit(uid: number, kind: number, currency: string, amount: string, sub = 0): void {
     const ex = this.exchange;
     const units = ex.ledger.parse(currency, amount);
     if (typeof units === 'number' && units < 0) throw GateApiError.of(units);
     const c = this.#cmd.clear();
     c.type = CommandType.Credit;
-    c.uid = uid; c.kind = kind; c.currency = ex.currencyIndex(currency);
+    c.uid = uid; c.kind = kind; c.sub = sub; c.currency = ex.currencyIndex(currency);
     if (typeof units === 'bigint') c.text = units.toString();
     else c.amount = units;
     this.#submit(c);
@@ -113,7 +116,7 @@ export class EmbeddedExchange {
   /** DELETE /spot/orders: every open order of the user (in one pair, one side, or all). */
   cancelAllOrders(uid: number, currencyPair?: string, side?: 'buy' | 'sell'): GateOrder[] {
     const ex = this.exchange;
-    const markets = currencyPair === undefined ? ex.markets.map((_, i) => i) : [this.#pair(currencyPair)];
+    const markets = currencyPair === undefined ? spotMarketIndexes(ex) : [this.#pair(currencyPair)];
     const sideCode = side === undefined ? 0 : side === 'buy' ? Side.Buy : side === 'sell' ? Side.Sell : -1;
     if (sideCode < 0) throw GateApiError.of(ResultCode.InvalidParam);
     const out: GateOrder[] = [];
@@ -168,7 +171,7 @@ export class EmbeddedExchange {
     const T = ex.trades;
     const m = q.currency_pair === undefined ? -1 : this.#pair(q.currency_pair);
     const order = q.order_id === undefined ? -1 : this.#orderId(q.order_id);
-    return userTrades(ex, uid, (i, role) => (m < 0 || T.market[i] === m) && (order < 0 || orderOfRole(ex, i, role) === order),
+    return userTrades(ex, uid, (i, role) => (m < 0 ? T.market[i]! < ex.spotMarkets : T.market[i] === m) && (order < 0 || orderOfRole(ex, i, role) === order),
       q.limit ?? 100);
   }
 

@@ -7,7 +7,8 @@
  * not even on the smallest order, and the default max supply of that scale. A listed currency keeps its scale (at
  * least what the amounts need) and its max supply (the ledger's default when it gives none).
  * Every currency is lent by the platform's lending pool (unified-config.ts: the defaults fill what `unified`
- * leaves out); opening balances of zero credit nothing.
+ * leaves out); opening balances of zero credit nothing. Perpetual contracts (`futures`, futures-config.ts) raise
+ * their settle currencies to the decimals they need, and the insurance funds' balances are credited last.
  */
 import { currencySpecs, MAX_CURRENCY_SCALE } from '../core/exchange/currency-scales.js';
 import { ConfigError } from '../core/invariant.js';
@@ -16,6 +17,9 @@ import type { CurrencySpec } from '../core/ledger/currencies.js';
 import type { UnifiedDefinition } from '../core/unified/unified-params.js';
 import { amountUnits, checkBalances, currencyRules } from './config-amounts.js';
 import { withLendingDefaults } from './unified-config.js';
+import { type FuturesConfig, settleScales } from './futures-config.js';
+import { AccountKind } from '../core/ledger/account-kinds.js';
+import { INSURANCE_UID } from '../core/ledger/futures-funds.js';
 
 export interface SimKey {
   readonly key: string;
@@ -42,14 +46,24 @@ export interface SimConfig {
   readonly market_maker?: boolean | Readonly<Record<string, unknown>>;
   /** Unified-account parameters (docs/unified.md); each currency's `lendable` funds the platform's lending pool. */
   readonly unified?: UnifiedDefinition;
+  /** Perpetual contracts and the insurance funds (futures-config.ts, docs/futures.md). */
+  readonly futures?: FuturesConfig;
 }
 
 /** An opening balance: credited by a Credit command at start-up (so it is journaled like any change). */
 export interface OpeningBalance {
   readonly uid: number;
+  /** spot, futures (the futures account of that settle currency) or unified (the platform's lending pool). */
   readonly account: string;
   readonly currency: string;
   readonly amount: string;
+}
+
+/** The ledger account (kind, sub) an opening balance of `account` in currency index `cur` is credited to. */
+export function openingAccount(account: string, cur: number): { kind: number; sub: number } {
+  if (account === 'unified') return { kind: AccountKind.Unified, sub: 0 };
+  if (account === 'futures') return { kind: AccountKind.Futures, sub: cur };
+  return { kind: AccountKind.Spot, sub: 0 };
 }
 
 /** Derives currency specs from the pairs (see module header), keeping explicit ones. Throws ConfigError. @allocates */
@@ -70,7 +84,8 @@ export function definitionFromConfig(config: SimConfig): { definition: ExchangeD
     throw new ConfigError('config: currency_pairs: at least one pair is required');
   }
   const users = config.users ?? [];
-  const currencies = deriveCurrencies(config.currency_pairs, config.currencies);
+  const currencies = settleScales(deriveCurrencies(config.currency_pairs, config.currencies), config.futures,
+    new Set((config.currencies ?? []).map((c) => c.code)));
   const rules = currencyRules(currencies);
   const balances: OpeningBalance[] = [];
   const used = new Map<string, bigint>();
@@ -92,9 +107,13 @@ export function definitionFromConfig(config: SimConfig): { definition: ExchangeD
     users: users.map((u) => ({ uid: u.uid, main_uid: u.main_uid ?? 0 })),
     stp_groups: config.stp_groups ?? [],
     unified,
+    ...(config.futures === undefined || config.futures.contracts.length === 0 ? {} : { futures: { contracts: config.futures.contracts } }),
   };
   for (const [currency, c] of Object.entries(unified.currencies ?? {})) {
     if (c.lendable !== undefined && !isZero(c.lendable)) balances.push({ uid: 0, account: 'unified', currency, amount: c.lendable });
+  }
+  for (const [currency, amount] of Object.entries(config.futures?.insurance ?? {})) {
+    if (!isZero(amount)) balances.push({ uid: INSURANCE_UID, account: 'futures', currency, amount });
   }
   return { definition, balances };
 }

@@ -12,7 +12,7 @@ import { putRecords } from '../../src/engine/records.js';
 import { finishedRecord, priceOrderKey, priceOrderRecord } from '../../src/api/price-orders/price-order-record.js';
 import type { PriceOrder } from '../../src/api/price-orders/price-order-store.js';
 import { PriceTriggers } from '../../src/api/price-orders/price-triggers.js';
-import { parseCreateOrder } from '../../src/api/spot-order-request.js';
+import { parseCreateOrder } from '../../src/gate/spot-order-request.js';
 import { ENGINE_DEFINITION } from '../support/engine-stream.js';
 
 const T0 = 1_767_225_600_000_000;

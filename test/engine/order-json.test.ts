@@ -2,7 +2,7 @@
 // a seeded engine run, and client strings that need escaping.
 import { describe, expect, it } from 'vitest';
 import { SimClock } from '../../src/core/clock.js';
-import { orderJson, renderOrder } from '../../src/engine/gate-shapes.js';
+import { orderJson, renderOrder } from '../../src/gate/shapes.js';
 import { InlineEngine } from '../../src/engine/inline-engine.js';
 import { ENGINE_DEFINITION, EngineStream } from '../support/engine-stream.js';
 

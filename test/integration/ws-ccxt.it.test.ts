@@ -5,7 +5,7 @@ import { Command } from '../../src/core/command.js';
 import { CommandType } from '../../src/core/command.js';
 import { Prng } from '../../src/core/prng.js';
 import { ResultCode } from '../../src/core/result-code.js';
-import { parseCreateOrder } from '../../src/api/spot-order-request.js';
+import { parseCreateOrder } from '../../src/gate/spot-order-request.js';
 import type { Simulator } from '../../src/main.js';
 import { startTestSimulator } from '../api/http-helpers.js';
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Command } from '../../src/core/command.js';
 import { ResultCode } from '../../src/core/result-code.js';
 import type { PriceOrder } from '../../src/api/price-orders/price-order-store.js';
-import { parseCreateOrder } from '../../src/api/spot-order-request.js';
+import { parseCreateOrder } from '../../src/gate/spot-order-request.js';
 import { SLOW_CONSUMER_CLOSE } from '../../src/api/ws/ws-server.js';
 import type { Simulator } from '../../src/main.js';
 import { startTestSimulator } from '../api/http-helpers.js';

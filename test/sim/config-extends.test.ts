@@ -50,8 +50,10 @@ describe('extends: "demo"', () => {
   it('funds the demo maker in the added currency, leaving its configured balances alone', () => {
     const { balances, marketMaker } = simulatorSetup(validateConfig(structuredClone(FILE)));
     expect(marketMaker!.markets.map((m) => [m.market, m.price])).toEqual([['BTC_USDT', '60000'], ['ETH_USDT', '3000'], ['ETH_BTC', '0.05'], ['SOL_USDT', '150']]);
-    expect(balances.filter((b) => b.uid === 10000 || b.uid === 9999).map((b) => [b.uid, b.currency])).toEqual([
+    expect(balances.filter((b) => (b.uid === 10000 || b.uid === 9999) && b.account === 'spot').map((b) => [b.uid, b.currency])).toEqual([
       [10000, 'USDT'], [10000, 'BTC'], [10000, 'ETH'], [9999, 'USDT'], [9999, 'BTC'], [9999, 'ETH'], [10000, 'SOL'], [9999, 'SOL']]);
+    expect(balances.filter((b) => (b.uid === 10000 || b.uid === 9999) && b.account === 'futures').map((b) => [b.uid, b.currency]))
+      .toEqual([[10000, 'USDT'], [10000, 'BTC'], [9999, 'USDT'], [9999, 'BTC']]);
   });
 
   it('serves the demo keys, the added user and a quoted added pair', async () => {

@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import type { HttpResponse } from 'uWebSockets.js';
 import { ResultCode } from '../../core/result-code.js';
 import type { OutputGate } from '../../engine/output-gate.js';
-import { gateError } from '../error-catalogue.js';
+import { gateError } from '../../gate/error-catalogue.js';
 import { wallMicros } from './wall-time.js';
 
 const STATUS_TEXT: Readonly<Record<number, string>> = {

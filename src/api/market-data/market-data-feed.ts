@@ -10,9 +10,9 @@
  * Costs: onResult O(events × intervals), no allocation in steady state; handlers allocate their answers.
  */
 import type { Command } from '../../core/command.js';
-import type { Exchange } from '../../core/exchange/exchange.js';
+import { type Exchange , spotMarketIndexes } from '../../core/exchange/exchange.js';
 import { type BookEvents, EventKind } from '../../core/matching/book-events.js';
-import type { GateOrderBook, GatePublicTrade } from '../../engine/gate-shapes.js';
+import type { GateOrderBook, GatePublicTrade } from '../../gate/shapes.js';
 import { BookVersions } from './book-versions.js';
 import { CandleStore } from './candles.js';
 import type { DepthSource } from './depth-source.js';
@@ -70,7 +70,7 @@ export class MarketDataFeed {
   /** GET /spot/tickers: one market with `currency_pair`, else every market (always an array). @allocates */
   spotTickers(q: QueryParams, nowUs: number, bookOf: BookOf): Answer<GateTicker[]> {
     if (q.currency_pair === undefined || q.currency_pair === '') {
-      return answer(this.exchange.markets.map((_, m) => this.tickers.ticker(m, nowUs, bookOf(m))));
+      return answer(spotMarketIndexes(this.exchange).map((m) => this.tickers.ticker(m, nowUs, bookOf(m))));
     }
     const m = marketParam(this.exchange, q);
     return m < 0 ? reject(m) : answer([this.tickers.ticker(m, nowUs, bookOf(m))]);

@@ -12,7 +12,7 @@ import { Side } from '../../core/matching/order-types.js';
 import { type Market, parsePrice } from '../../core/market.js';
 import { ResultCode } from '../../core/result-code.js';
 import { floorDiv, formatUnits } from '../../core/units.js';
-import type { GateOrderBook } from '../../engine/gate-shapes.js';
+import type { GateOrderBook } from '../../gate/shapes.js';
 import type { DepthSource } from './depth-source.js';
 import { type Answer, answer, boolParam, intParam, type QueryParams, reject } from './query.js';
 

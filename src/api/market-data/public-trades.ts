@@ -11,7 +11,7 @@
 import type { Exchange } from '../../core/exchange/exchange.js';
 import type { TradeLog } from '../../core/exchange/trade-log.js';
 import { ResultCode } from '../../core/result-code.js';
-import { type GatePublicTrade, renderPublicTrade } from '../../engine/gate-shapes.js';
+import { type GatePublicTrade, renderPublicTrade } from '../../gate/shapes.js';
 import { type Answer, answer, boolParam, intParam, type QueryParams, reject, secondsParamUs } from './query.js';
 
 export const MAX_TRADES = 1000;

@@ -20,6 +20,7 @@
  *
  * Costs: a check is O(1) until the earliest deadline, then one pass over the armed timers.
  */
+import { spotMarketIndexes } from '../../core/exchange/exchange.js';
 import { ResultCode } from '../../core/result-code.js';
 import type { GroupEntry } from '../../engine/gateway.js';
 import { putRecords, putRecordsCommand, recordRows } from '../../engine/records.js';
@@ -109,7 +110,7 @@ export class CountdownCancels {
   /** One journal group: the cancels of the timer's orders, then the removal of its record. */
   #runOut(key: string, t: CountdownRecord): void {
     const ex = this.#deps.gateway.exchange;
-    const markets = t.currency_pair === '' ? ex.markets.map((_, i) => i) : [ex.marketIndex(t.currency_pair)];
+    const markets = t.currency_pair === '' ? spotMarketIndexes(ex) : [ex.marketIndex(t.currency_pair)];
     const group: GroupEntry[] = cancelAllCommands(ex, t.user, markets, 0).map((c) => [c, noop] as const);
     this.#enter(key);
     this.#firing++;

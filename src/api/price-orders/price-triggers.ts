@@ -32,8 +32,8 @@ import { EventKind } from '../../core/matching/book-events.js';
 import { ResultCode } from '../../core/result-code.js';
 import type { ExchangeGateway } from '../../engine/gateway.js';
 import { putRecords, putRecordsCommand, recordRows, type RecordPutsMap, withRecords } from '../../engine/records.js';
-import { gateError } from '../error-catalogue.js';
-import { parseCreateOrder } from '../spot-order-request.js';
+import { gateError } from '../../gate/error-catalogue.js';
+import { parseCreateOrder } from '../../gate/spot-order-request.js';
 import { finishedRecord, PRICE_ORDER_PREFIX, priceOrderFromRecord, priceOrderKey, priceOrderRecord } from './price-order-record.js';
 import { expiryUs, type PriceOrder, PriceOrderStore } from './price-order-store.js';
 

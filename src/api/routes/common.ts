@@ -2,7 +2,7 @@
 import type { Exchange } from '../../core/exchange/exchange.js';
 import { ResultCode } from '../../core/result-code.js';
 import { type ApiRequest, queryParam } from '../http/api-request.js';
-import { checkAccount, parsePair } from '../spot-order-request.js';
+import { checkAccount, parsePair } from '../../gate/spot-order-request.js';
 
 /** An integer query parameter in [min, max], `fallback` when absent, or InvalidParam (negative). */
 export function intParam(req: ApiRequest, name: string, fallback: number, min: number, max: number): number {

@@ -14,6 +14,7 @@
  * A borrow or repay is one MarginBorrow / MarginRepay command (checks and codes in core/margin/); reads first
  * accrue interest that is due. Lists are newest first; times in seconds (`create_time`, as Gate's margin lists).
  */
+import { spotMarketIndexes } from '../../core/exchange/exchange.js';
 import { CommandType } from '../../core/command.js';
 import { AccountKind } from '../../core/ledger/account-kinds.js';
 import { marginBorrowableOf, pairCurrencies } from '../../core/margin/margin-account.js';
@@ -55,10 +56,10 @@ export function registerMarginUniRoutes(router: Router, deps: ApiDeps): void {
       min_quote_amount: minOf(q), ...(maxBorrow === null ? {} : { max_quote_amount: fmt(q, maxBorrow) }), status: 1 };
   };
   router.add({ method: 'GET', pattern: '/api/v4/margin/currency_pairs', access: PUBLIC, limit: 'public',
-    handler: (_req, reply) => reply.json(200, ex().markets.map((_m, i) => legacyPair(i))) });
+    handler: (_req, reply) => reply.json(200, spotMarketIndexes(ex()).map(legacyPair)) });
 
   router.add({ method: 'GET', pattern: '/api/v4/margin/uni/currency_pairs', access: PUBLIC, limit: 'public',
-    handler: (_req, reply) => reply.json(200, ex().markets.map((_m, i) => pairRow(i))) });
+    handler: (_req, reply) => reply.json(200, spotMarketIndexes(ex()).map(pairRow)) });
   router.add({ method: 'GET', pattern: '/api/v4/margin/uni/currency_pairs/{currency_pair}', access: PUBLIC, limit: 'public',
     handler: (req, reply) => {
       const m = ex().marketIndex(req.params[0]!);

@@ -4,11 +4,11 @@
  * x-gate-exptime check.
  */
 import { ResultCode } from '../../core/result-code.js';
-import { type GateOrder, orderJson } from '../../engine/gate-shapes.js';
+import { type GateOrder, orderJson } from '../../gate/shapes.js';
 import type { ApiDeps } from '../deps.js';
 import type { ApiRequest } from '../http/api-request.js';
 import { wallMicros } from '../http/wall-time.js';
-import { parseOrderId } from '../spot-order-request.js';
+import { parseOrderId } from '../../gate/spot-order-request.js';
 
 export type ActionMode = 'ACK' | 'RESULT' | 'FULL';
 

@@ -22,7 +22,7 @@ import { accountKey, keyKey, type KeyRecordValue, permsToRecord } from '../auth/
 import { addUserCommand } from '../../engine/gateway.js';
 import { withRecords } from '../../engine/records.js';
 import { applyAccount } from '../sub-accounts/identity.js';
-import { gateError } from '../error-catalogue.js';
+import { gateError } from '../../gate/error-catalogue.js';
 import type { ApiDeps } from '../deps.js';
 import { bodyObject } from '../http/api-request.js';
 import type { Router } from '../router.js';

@@ -6,11 +6,11 @@
 import { AccountKind } from '../../core/ledger/account-kinds.js';
 import { bookTypesNamed } from '../../core/ledger/account-book.js';
 import { ResultCode } from '../../core/result-code.js';
-import { accountBookCode, orderOfRole, userTrades } from '../../engine/gate-shapes.js';
+import { accountBookCode, orderOfRole, userTrades } from '../../gate/shapes.js';
 import type { ApiDeps } from '../deps.js';
 import { queryParam } from '../http/api-request.js';
 import type { Router } from '../router.js';
-import { accountKindParam, parseOrderId, parsePair } from '../spot-order-request.js';
+import { accountKindParam, parseOrderId, parsePair } from '../../gate/spot-order-request.js';
 import { accountKindOf } from '../../core/exchange/order-store.js';
 import { intParam, optionalPair, queryAccount, timeParamUs } from './common.js';
 import { renderFee } from './fees.js';
@@ -92,7 +92,7 @@ export function registerSpotAccountRoutes(router: Router, deps: ApiDeps): void {
       // is two rows (taker and maker), each filtered by its own order.
       const kindOf = (id: number): number => { const r = O.find(id); return r < 0 ? AccountKind.Spot : accountKindOf(O.account[r]!); };
       const rows = userTrades(ex(), req.uid, (slot, role) => {
-        if (m >= 0 && T.market[slot] !== m) return false;
+        if ((m >= 0 && T.market[slot] !== m) || T.market[slot]! >= ex().spotMarkets) return false;
         const own = orderOfRole(ex(), slot, role);
         if ((order > 0 && own !== order) || kindOf(own) !== kind) return false;
         const t = T.time[slot]!;

@@ -8,13 +8,13 @@
  * echoes its `text`, `order_id`, `id`, `amend_text` and `currency_pair` cut to ECHO_LIMIT characters.
  */
 import { ResultCode } from '../../core/result-code.js';
-import type { GateOrder } from '../../engine/gate-shapes.js';
+import type { GateOrder } from '../../gate/shapes.js';
 import type { ApiDeps } from '../deps.js';
 import { echoed } from '../http/api-request.js';
 import type { Reply } from '../http/reply.js';
-import { gateError } from '../error-catalogue.js';
+import { gateError } from '../../gate/error-catalogue.js';
 import type { Router } from '../router.js';
-import { checkAccount, parsePair } from '../spot-order-request.js';
+import { checkAccount, parsePair } from '../../gate/spot-order-request.js';
 import { amendOrder, cancelOrder, placeOrder } from './order-actions.js';
 import { checkExptime, findOwnOrder } from './order-view.js';
 

@@ -10,13 +10,14 @@
  *   POST   /spot/countdown_cancel_all   heartbeat: cancel all when not renewed within `timeout` s (engine clock)
  * `action_mode` ACK / RESULT / FULL shapes create, amend and cancel replies (see order-view.ts).
  */
+import { spotMarketIndexes } from '../../core/exchange/exchange.js';
 import { Side } from '../../core/matching/order-types.js';
 import { ResultCode } from '../../core/result-code.js';
-import { orderJson, renderOrder } from '../../engine/gate-shapes.js';
+import { orderJson, renderOrder } from '../../gate/shapes.js';
 import type { ApiDeps } from '../deps.js';
 import { type ApiRequest, bodyObject, bodyOrQuery, queryParam } from '../http/api-request.js';
 import type { Router } from '../router.js';
-import { accountKindParam, checkAccount } from '../spot-order-request.js';
+import { accountKindParam, checkAccount } from '../../gate/spot-order-request.js';
 import { accountKindOf } from '../../core/exchange/order-store.js';
 import { intParam, optionalPair, paginationHeaders, queryAccount, queryPair, timeParamUs } from './common.js';
 import { amendOrder, cancelAll, cancelOrder, placeOrder } from './order-actions.js';
@@ -87,7 +88,7 @@ export function registerSpotOrderRoutes(router: Router, deps: ApiDeps): void {
       const O = ex().orders;
       const kind = accountKindParam(queryParam(req, 'account'));
       const out: { currency_pair: string; total: number; orders: unknown[] }[] = [];
-      ex().markets.forEach((market, m) => {
+      ex().markets.slice(0, ex().spotMarkets).forEach((market, m) => {
         const records = O.openOf(req.uid, m).filter((r) => accountKindOf(O.account[r]!) === kind);
         if (records.length === 0) return;
         const start = (page - 1) * limit;
@@ -156,7 +157,7 @@ export function registerSpotOrderRoutes(router: Router, deps: ApiDeps): void {
       const m = optionalPair(ex(), req);
       const side = sideParam(req);
       for (const v of [m < -1 ? m : 0, side]) if (v < 0) return reply.error(v);
-      const markets = m >= 0 ? [m] : ex().markets.map((_, i) => i);
+      const markets = m >= 0 ? [m] : spotMarketIndexes(ex());
       cancelAll(deps, req.uid, markets, side, (code, orders) => {
         if (code !== ResultCode.Ok) return reply.error(code);
         reply.json(200, orders.map((o) => ({ ...shapeOrder(o, mode), succeeded: true, label: '', message: '' })));

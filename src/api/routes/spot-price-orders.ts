@@ -21,7 +21,7 @@ import { ResultCode } from '../../core/result-code.js';
 import type { ApiDeps } from '../deps.js';
 import { type ApiRequest, bodyObject, queryParam } from '../http/api-request.js';
 import type { Handler, Router } from '../router.js';
-import { parseCreateOrder, parseOrderId, parsePair } from '../spot-order-request.js';
+import { parseCreateOrder, parseOrderId, parsePair } from '../../gate/spot-order-request.js';
 import type { PriceOrder, PutOrder, TriggerRule } from '../price-orders/price-order-store.js';
 import { renderPriceOrder } from '../price-orders/price-order-view.js';
 import { putBody } from '../price-orders/price-triggers.js';

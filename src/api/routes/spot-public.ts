@@ -3,7 +3,7 @@
  * GET /spot/currencies, /spot/currencies/{currency}, /spot/currency_pairs, /spot/currency_pairs/{pair},
  * and /spot/time (GET /margin/currency_pairs, which ccxt's loadMarkets reads, is in margin-uni.ts).
  */
-import type { Exchange } from '../../core/exchange/exchange.js';
+import { type Exchange , spotMarketIndexes } from '../../core/exchange/exchange.js';
 import { ResultCode } from '../../core/result-code.js';
 import type { ChainSpec } from '../../sim/chains/chain-spec.js';
 import type { ApiDeps } from '../deps.js';
@@ -63,7 +63,7 @@ export function registerSpotPublicRoutes(router: Router, deps: ApiDeps): void {
     } });
 
   router.add({ method: 'GET', pattern: '/api/v4/spot/currency_pairs', access: PUBLIC, limit: 'public',
-    handler: (_req, reply) => reply.json(200, ex().markets.map((_, m) => renderCurrencyPair(ex(), m))) });
+    handler: (_req, reply) => reply.json(200, spotMarketIndexes(ex()).map((m) => renderCurrencyPair(ex(), m))) });
 
   router.add({ method: 'GET', pattern: '/api/v4/spot/currency_pairs/{currency_pair}', access: PUBLIC, limit: 'public',
     handler: (req, reply) => {

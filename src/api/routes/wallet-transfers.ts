@@ -14,7 +14,7 @@ import { ResultCode } from '../../core/result-code.js';
 import type { ApiDeps } from '../deps.js';
 import { bodyObject, queryParam } from '../http/api-request.js';
 import type { Router } from '../router.js';
-import { parsePair } from '../spot-order-request.js';
+import { parsePair } from '../../gate/spot-order-request.js';
 import { transferLogOf } from '../transfers/transfer-log.js';
 import { type Leg, parseClientOrderId, parseCurrency, parseTransferAmount, runTransfer } from '../transfers/transfer-request.js';
 import { directoryOf } from '../sub-accounts/directory.js';

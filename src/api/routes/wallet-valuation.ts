@@ -13,7 +13,7 @@ import { formatUnits } from '../../core/units.js';
 function lastPrices(ex: Exchange): Map<string, Big> {
   const T = ex.trades;
   const out = new Map<string, Big>();
-  ex.markets.forEach((m, i) => {
+  ex.markets.slice(0, ex.spotMarkets).forEach((m, i) => {
     const ids = T.newest((slot) => T.market[slot] === i, 1);
     if (ids.length === 1) out.set(m.id, new Big(formatUnits(T.price[T.slotOf(ids[0]!)]!, m.priceScale)));
   });

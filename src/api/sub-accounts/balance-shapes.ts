@@ -44,7 +44,7 @@ function marginCurrency(ex: Exchange, uid: number, market: number, currency: str
 export function marginAccounts(ex: Exchange, uid: number): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
   const leverage = formatScaled(ex.unified.params.marginLeveragePpm, 6, 6);
-  ex.markets.forEach((m, i) => {
+  ex.markets.slice(0, ex.spotMarkets).forEach((m, i) => {
     if (ex.ledger.balances(uid, AccountKind.Margin, i).length === 0) return;
     const f = marginAccountOf(ex, uid, i).figures;
     const risk = riskText(f);

@@ -16,7 +16,7 @@ import type { Exchange } from '../../core/exchange/exchange.js';
 import { AccountKind } from '../../core/ledger/account-kinds.js';
 import { type Amount, subAmount } from '../../core/ledger/amount.js';
 import { type BookEvents, EventKind } from '../../core/matching/book-events.js';
-import { renderOrder, renderTrade, rolesOf } from '../../engine/gate-shapes.js';
+import { renderOrder, renderTrade, rolesOf } from '../../gate/shapes.js';
 import { renderPriceOrder } from '../price-orders/price-order-view.js';
 import type { PriceOrder } from '../price-orders/price-order-store.js';
 import { topicOf } from './channels.js';

@@ -19,7 +19,7 @@ import type { Exchange } from '../../core/exchange/exchange.js';
 import type { Market } from '../../core/market.js';
 import { Side } from '../../core/matching/order-types.js';
 import { formatUnits } from '../../core/units.js';
-import { renderPublicTrade } from '../../engine/gate-shapes.js';
+import { renderPublicTrade } from '../../gate/shapes.js';
 import type { DepthSource } from '../market-data/depth-source.js';
 import { INTERVAL_NAMES } from '../market-data/intervals.js';
 import type { MarketDataFeed } from '../market-data/market-data-feed.js';

@@ -68,6 +68,8 @@ export class PushFeed {
       return;
     }
     const m = cmd.market;
+    // The spot channels carry spot markets; a contract's book commands are not theirs.
+    if (m >= this.gateway.exchange.spotMarkets) return;
     let fills = 0;
     for (let i = 0; i < events.count; i++) if (events.kind[i] === EventKind.Fill) fills++;
     const version = this.feed.versions.version[m]!;

@@ -18,13 +18,13 @@
  */
 import { Side } from '../../core/matching/order-types.js';
 import { ResultCode } from '../../core/result-code.js';
-import { renderOrder } from '../../engine/gate-shapes.js';
+import { renderOrder } from '../../gate/shapes.js';
 import type { ApiDeps } from '../deps.js';
-import { gateError } from '../error-catalogue.js';
+import { gateError } from '../../gate/error-catalogue.js';
 import { echoed } from '../http/api-request.js';
 import { amendOrder, cancelAll, cancelOrder, placeOrder } from '../routes/order-actions.js';
 import { actionMode, findOwnOrder, isRetired, shapeOrder } from '../routes/order-view.js';
-import { accountKindParam, checkAccount, parsePair } from '../spot-order-request.js';
+import { accountKindParam, checkAccount, parsePair } from '../../gate/spot-order-request.js';
 import type { LimitClass } from '../rate-limit.js';
 import type { WsRequest } from './envelope.js';
 import { verifyApiRequest, type WsAuthContext } from './ws-auth.js';

@@ -22,7 +22,7 @@ import type { MarketDataFeed } from '../market-data/market-data-feed.js';
 import { RateLimiter, type RateLimitOptions } from '../rate-limit.js';
 import { isChannel, isPrivateChannel, resolveSubscription } from './channels.js';
 import { ackFrame, authErrorMessage, errorFrame, parseFrame, pongFrame, type WsRequest, WsErrorCode } from './envelope.js';
-import { gateError } from '../error-catalogue.js';
+import { gateError } from '../../gate/error-catalogue.js';
 import { PushFeed } from './push-feed.js';
 import { API_CHANNELS, apiRejection, type ApiSession, handleApiRequest } from './ws-api.js';
 import type { WsAuthContext } from './ws-auth.js';

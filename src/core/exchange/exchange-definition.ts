@@ -5,6 +5,7 @@
  */
 import { ConfigError } from '../invariant.js';
 import type { CurrencySpec } from '../ledger/currencies.js';
+import { type ContractConfig, contractMarketSpec } from '../futures/contract.js';
 import type { MarketSpec } from '../market.js';
 import { parseUnits } from '../units.js';
 import type { UnifiedDefinition } from '../unified/unified-params.js';
@@ -42,6 +43,17 @@ export interface ExchangeDefinition {
   readonly trades?: number | undefined;
   /** Unified-account parameters: index prices, discount tiers, rates, borrow limits (docs/unified.md). */
   readonly unified?: UnifiedDefinition | undefined;
+  /** Perpetual futures (docs/futures.md): each contract is also a market (a book) after the spot markets. */
+  readonly futures?: FuturesDefinition | undefined;
+}
+
+export interface FuturesDefinition {
+  readonly contracts: readonly ContractConfig[];
+}
+
+/** The market of every book, in book order: the spot markets, then one per perpetual contract. @allocates */
+export function bookMarketSpecs(def: ExchangeDefinition): MarketSpec[] {
+  return [...def.markets, ...(def.futures?.contracts ?? []).map(contractMarketSpec)];
 }
 
 const PERCENT_TO_PPM_SCALE = 4;

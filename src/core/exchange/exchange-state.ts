@@ -13,6 +13,7 @@
  * Cost: O(open + finished orders + retained trades) each way; allocates the columns (no per-row objects
  * except non-empty texts and wide fees). Capturing 1M open orders copies ~130 bytes each.
  */
+import type { FuturesStateData } from '../futures/futures-state.js';
 import { type AmountColumn, packAmounts, packText, type TextColumn, unpackAmounts, unpackText } from '../ledger/columns.js';
 import type { LedgerState } from '../ledger/ledger-state.js';
 import type { UnifiedStateData } from '../unified/unified-state.js';
@@ -77,6 +78,8 @@ export interface ExchangeState {
   readonly unified?: UnifiedStateData | undefined;
   /** The fronts' records (records/record-table.ts); absent in snapshots written before them. */
   readonly records?: RecordTableData | undefined;
+  /** Perpetual futures (futures/futures-state.ts); absent without contracts and in snapshots written before them. */
+  readonly futures?: FuturesStateData | undefined;
 }
 
 type Column = Float64Array | Int32Array | Uint8Array;

@@ -1,64 +1,45 @@
 /**
- * The exchange as a pure state machine: ledger, order records and trade history, folded over commands.
+ * The exchange as a pure state machine: ledger, order records, trade history and the fronts' records, folded
+ * over commands. This file is the pipeline, as exchange-core's: each command goes to the product that owns it
+ * (products.ts), through the same three steps:
  *
- * A book-bound command (place, amend, cancel, cancel-all) goes through three steps, the exchange-core pipeline:
- *   R1  `pre(cmd)`            checks and holds funds, stamps the order id and STP group; a rejection ends it.
+ *   R1  `pre(cmd)`            the product checks and holds (a book product stamps the order id); a rejection ends it.
+ *                             A CommandProduct's command (funds, users, loans, records) completes here.
  *   ME  `applyToBook(...)`    the market's book matches (inline, or in a shard worker behind a ring).
- *   R2  `post(cmd, code, ev)` settles fills and fees, releases holds of finished orders, updates records.
- * Funds commands (credit, debit, transfer) complete in `pre`. Records a command carries (`Command.record`,
- * records/record-table.ts) are applied when it succeeds: in `pre` for commands that complete there, in
- * `post` for book commands the book accepted; a malformed record text rejects the command (InvalidParam)
- * before anything changes.
+ *   R2  `post(cmd, code, ev)` the market's book product settles fills and fees, releases holds, updates records.
  *
- * Pipelining (the threaded runner runs R1 of later commands before R2 of earlier ones) is safe because R2 only
- * ever adds to available balances: a pipelined R1 sees at most the funds an inline one would, so whatever
- * it accepts inline accepts too, and a runner that retries a BalanceNotEnough after draining gets the inline
- * answer. An amend's R1 with fills in flight (`pessimistic`) reserves as if its whole remainder were about to
- * trade at its current price, and R2 settles the hold to the exact figure, so it never needs more later.
- * That reasoning needs the order's price and amount as R1 sees them to be the book's: fills in flight only
- * shrink what is left, but an earlier amend in flight moves the price and amount, and its R2 sets the hold to
- * its own exact figure, taking back what a later amend's R1 reserved. So a runner must not run R1 of an amend
- * while an earlier amend of the same order is in flight (`amendInFlight`); it waits for that amend's R2.
+ * Records a command carries (`Command.record`, records/record-table.ts) are applied when it succeeds: in R1 for
+ * commands that complete there, in R2 for book commands the book accepted; a malformed record text rejects the
+ * command (InvalidParam) before anything changes. Products see the exchange through ExchangeContext
+ * (context.ts), never this class. Pipelining rules (what a runner may run ahead of R2) are the book products'
+ * (spot-orders.ts); the runner asks `amendInFlight`.
  *
  * Allocation: none per command on narrow currencies once records exist (wide currencies use BigInt).
  */
-import type { Command} from '../command.js';
+import type { Command } from '../command.js';
 import { CommandType } from '../command.js';
 import { invariant } from '../invariant.js';
-import { type Amount, isZeroAmount, subAmount } from '../ledger/amount.js';
-import { BookType } from '../ledger/account-book.js';
 import { Ledger } from '../ledger/ledger.js';
 import { defineMarket, type Market } from '../market.js';
 import type { BookEvents } from '../matching/book-events.js';
-import { EventKind } from '../matching/book-events.js';
-import { validatePlace } from '../matching/book-rules.js';
 import type { OrderBook } from '../matching/order-book.js';
-import { FinishAs, OrderType, PlaceOrder, Side } from '../matching/order-types.js';
+import type { PlaceOrder } from '../matching/order-types.js';
 import { ResultCode } from '../result-code.js';
 import { StateHasher } from '../state-hash.js';
-import { type ExchangeDefinition, marketFees } from './exchange-definition.js';
+import type { BookProduct, CommandProduct, ExchangeContext } from './context.js';
+import { bookMarketSpecs, type ExchangeDefinition, marketFees } from './exchange-definition.js';
+import { assertFuturesInvariants, defineFutures } from '../futures/futures-setup.js';
+import type { FuturesState } from '../futures/futures-state.js';
 import { type ExchangeState, exportOrders, exportTrades, importOrders, importTrades } from './exchange-state.js';
-import { accountKindOf, OrderFlag, OrderStore, packAccount } from './order-store.js';
-import { AccountKind } from '../ledger/account-kinds.js';
+import { OrderStore } from './order-store.js';
+import { bookProducts, COMMAND_PRODUCTS } from './products.js';
 import { TradeLog } from './trade-log.js';
-import { applyMargin } from '../margin/margin-commands.js';
-import { applyUnified } from '../unified/unified-commands.js';
-import { unifiedOutflow } from '../unified/unified-outflow.js';
 import { resolveUnifiedParams } from '../unified/unified-params.js';
 import { UnifiedState } from '../unified/unified-state.js';
 import { parseRecords, RecordTable } from '../records/record-table.js';
 
-/**
- * The packed account byte (order-store.ts packAccount) of a PlaceOrder's `kind`, `sub` and flags (`toKind`),
- * or -1: kind 0 or Spot (no flags kept), Margin with `sub` its market, CrossMargin with `sub` 0.
- */
-function orderAccount(c: Command): number {
-  if ((c.toKind | 0) !== c.toKind || c.toKind < 0 || c.toKind > (OrderFlag.AutoBorrow | OrderFlag.AutoRepay)) return -1;
-  if (c.kind === 0 || c.kind === AccountKind.Spot) return c.sub === 0 ? AccountKind.Spot : -1;
-  if (c.kind === AccountKind.Margin) return c.sub === c.market ? packAccount(AccountKind.Margin, c.toKind) : -1;
-  if (c.kind === AccountKind.CrossMargin) return c.sub === 0 ? packAccount(AccountKind.CrossMargin, c.toKind) : -1;
-  return -1;
-}
+/** Indexes of the spot markets (they come first; contracts' markets follow). @allocates */
+export const spotMarketIndexes = (ex: { readonly spotMarkets: number }): number[] => Array.from({ length: ex.spotMarkets }, (_, i) => i);
 
 /** True for commands that go to a market's book after R1. */
 export const isBookCommand = (type: number): boolean => type >= CommandType.PlaceOrder && type <= CommandType.CancelAll;
@@ -80,7 +61,7 @@ export function applyToBook(book: OrderBook, c: Command, place: PlaceOrder, ev: 
   }
 }
 
-export class Exchange {
+export class Exchange implements ExchangeContext {
   readonly definition: ExchangeDefinition;
   readonly ledger: Ledger;
   readonly orders: OrderStore;
@@ -89,13 +70,18 @@ export class Exchange {
   readonly unified: UnifiedState;
   /** The fronts' records (API keys, wallet records, price triggers …), put by commands. */
   readonly records = new RecordTable();
+  readonly futures: FuturesState;
   readonly markets: readonly Market[];
+  readonly spotMarkets: number;
   /** Currency codes by index (the `currency` field of commands). */
   readonly currencies: readonly string[];
   readonly #takerPpm: readonly number[];
   readonly #makerPpm: readonly number[];
   readonly #stp = new Map<number, number>();
-  readonly #place = new PlaceOrder();
+  /** Product of each command type that completes in R1 (by type; undefined: none). */
+  readonly #byType: (CommandProduct | undefined)[] = [];
+  /** Book product of each market. */
+  readonly #bookOf: readonly BookProduct[];
   #lastOrderId = 0;
 
   /** Builds the exchange of a definition. Throws ConfigError on a definition that cannot work. @allocates */
@@ -107,11 +93,14 @@ export class Exchange {
     for (const c of def.currencies) this.ledger.registerCurrency(c);
     this.currencies = def.currencies.map((c) => c.code);
     this.unified = new UnifiedState(resolveUnifiedParams(def.unified, new Map(def.currencies.map((c) => [c.code, c.scale]))));
-    this.markets = def.markets.map((spec) => {
+    const spot = def.markets.map((spec) => {
       const m = defineMarket(spec);
       this.ledger.registerMarket(m, spec.base, spec.quote);
       return m;
     });
+    this.spotMarkets = spot.length;
+    this.markets = [...spot, ...bookMarketSpecs(def).slice(spot.length).map(defineMarket)];
+    this.futures = defineFutures(def, this.ledger, this.currencies, this.markets.length);
     const fees = def.markets.map(marketFees);
     this.#takerPpm = fees.map((f) => f.taker);
     this.#makerPpm = fees.map((f) => f.maker);
@@ -120,11 +109,19 @@ export class Exchange {
       invariant(code === ResultCode.Ok, `user ${u.uid} cannot be added (code ${code})`);
     }
     for (const g of def.stp_groups ?? []) for (const uid of g.users) this.#stp.set(uid, g.id);
+    for (const p of COMMAND_PRODUCTS) for (const t of p.commands) this.#byType[t] = p;
+    this.#bookOf = bookProducts(this.spotMarkets, this.futures.contracts.length);
   }
 
-  /** Index of a market id (e.g. "BTC_USDT"), or -1. */
+  /** Index of a spot market id (e.g. "BTC_USDT"), or -1 (a contract's market is found through `futures`). */
   marketIndex(id: string): number {
-    return this.markets.findIndex((m) => m.id === id);
+    for (let m = 0; m < this.spotMarkets; m++) if (this.markets[m]!.id === id) return m;
+    return -1;
+  }
+
+  /** True when commands of `type` on `market` must run alone (see BookProduct.serial); funds and other R1 commands are the runner's own barriers. */
+  isSerial(type: number, market: number): boolean {
+    return isBookCommand(type) && (this.#bookOf[market]?.serial ?? false);
   }
 
   /** Index of a currency code, or -1. */
@@ -144,11 +141,11 @@ export class Exchange {
 
   /**
    * True while an amend of `orderId` has passed R1 and its R2 has not run: a pipelining runner must hold a
-   * later amend of the same order until then (see the header).
+   * later amend of the same order until then (spot-orders.ts).
    */
   amendInFlight(orderId: number): boolean {
     const r = this.orders.find(orderId);
-    return r >= 0 && this.orders.amending[r] !== 0;
+    return r >= 0 && this.#bookOf[this.orders.market[r]!]!.amendInFlight(this, orderId);
   }
 
   /** The last order id issued. */
@@ -156,9 +153,14 @@ export class Exchange {
     return this.#lastOrderId;
   }
 
+  issueOrderId(id: number): void {
+    invariant(id === this.#lastOrderId + 1, 'order ids are issued in order');
+    this.#lastOrderId = id;
+  }
+
   /**
-   * R1. Returns Ok when a book-bound command must now go to its market's book (or a funds command is done),
-   * else the rejection (nothing changed). `pessimistic`: fills of this market may be in flight (see header).
+   * R1. Returns Ok when a book-bound command must now go to its market's book (or a command that completes in R1
+   * is done), else the rejection (nothing changed). `pessimistic`: fills of this market may be in flight.
    */
   pre(c: Command, pessimistic = false): ResultCode {
     if (c.record === '') return this.#pre(c, pessimistic);
@@ -172,78 +174,21 @@ export class Exchange {
   }
 
   #pre(c: Command, pessimistic: boolean): ResultCode {
-    switch (c.type) {
-      case CommandType.PlaceOrder: return this.#prePlace(c);
-      case CommandType.AmendOrder: {
-        const code = this.#preAmend(c, pessimistic);
-        if (code === ResultCode.Ok) this.#markAmending(c.orderId, 1);
-        return code;
-      }
-      case CommandType.CancelOrder: return this.#ownOpenOrder(c) < 0 ? this.#goneCode(c) : ResultCode.Ok;
-      case CommandType.CancelAll: return this.#validMarket(c.market) ? ResultCode.Ok : ResultCode.InvalidMarket;
-      case CommandType.Credit: return this.#funds(c);
-      case CommandType.Debit:
-      case CommandType.Transfer: return unifiedOutflow(this, c) !== ResultCode.Ok ? ResultCode.BalanceNotEnough : this.#funds(c);
-      case CommandType.WithdrawHold: return unifiedOutflow(this, c) !== ResultCode.Ok ? ResultCode.BalanceNotEnough : this.#withdrawal(c);
-      case CommandType.WithdrawSettle:
-      case CommandType.WithdrawRelease: return this.#withdrawal(c);
-      case CommandType.AddUser: return this.ledger.addUser(c.uid, c.toUid);
-      case CommandType.PutRecords: return ResultCode.Ok;
-      case CommandType.UnifiedBorrow:
-      case CommandType.UnifiedRepay:
-      case CommandType.UnifiedAccrue:
-      case CommandType.UnifiedSetMode: return applyUnified(this, c);
-      case CommandType.MarginBorrow:
-      case CommandType.MarginRepay: return applyMargin(this, c);
-      default: return ResultCode.InvalidParam;
+    if (isBookCommand(c.type)) {
+      // A market index out of range goes to the first book product, which answers it as it answers any market.
+      return (this.#bookOf[c.market] ?? this.#bookOf[0]!).pre(this, c, pessimistic);
     }
+    const product = this.#byType[c.type];
+    return product === undefined ? ResultCode.InvalidParam : product.apply(this, c);
   }
 
   /** R2 for a book-bound command that passed R1: applies the book's answer and events. Returns the final code. */
   post(c: Command, code: ResultCode, ev: BookEvents): ResultCode {
-    if (c.type === CommandType.AmendOrder) this.#markAmending(c.orderId, 0);
-    if (code !== ResultCode.Ok) {
-      this.#undoPre(c);
-      // A fill in flight may have finished the order after R1 saw it open: answer as inline R1 would.
-      return code === ResultCode.OrderNotFound && c.type !== CommandType.PlaceOrder ? this.#goneCode(c) : code;
+    const final = this.#bookOf[c.market]!.post(this, c, code, ev);
+    if (final === ResultCode.Ok && c.record !== '') {
+      this.records.apply(parseRecords(c.record)!, c.seq, c.type === CommandType.PlaceOrder ? c.orderId : 0);
     }
-    if (c.record !== '') this.records.apply(parseRecords(c.record)!, c.seq, c.type === CommandType.PlaceOrder ? c.orderId : 0);
-    const m = c.market;
-    const time = c.time;
-    const L = this.ledger;
-    const O = this.orders;
-    for (let i = 0; i < ev.count; i++) {
-      const kind = ev.kind[i];
-      const id = ev.orderId[i]!;
-      if (kind === EventKind.Fill) {
-        const maker = ev.makerOrderId[i]!;
-        const price = ev.price[i]!;
-        const lots = ev.lots[i]!;
-        const takerSide = ev.code[i] === Side.Buy ? Side.Sell : Side.Buy;
-        const rc = L.settleFill(time, m, id, maker, takerSide, price, lots, this.#takerPpm[m]!, this.#makerPpm[m]!);
-        invariant(rc === ResultCode.Ok, 'fill could not settle');
-        const rt = O.find(id);
-        const rm = O.find(maker);
-        const takerFee = L.lastTakerFee;
-        const makerFee = L.lastMakerFee;
-        O.fill(rt, lots, price, takerFee, time, O.type[rt] === OrderType.Market && takerSide === Side.Buy);
-        O.fill(rm, lots, price, makerFee, time, false);
-        this.trades.append(time, m, id, maker, O.uid[rt]!, O.uid[rm]!, takerSide, price, lots, takerFee, makerFee);
-      } else if (kind === EventKind.Finished) {
-        L.releaseOrder(time, id);
-        O.finish(O.find(id), ev.code[i]!, ev.lots[i]!, time);
-      } else if (kind === EventKind.Amended) {
-        const r = O.find(id);
-        const price = ev.price[i]!;
-        const left = ev.lots[i]!;
-        O.amend(r, price, left, time, c.text);
-        if (c.amount !== 0 || O.side[r] === Side.Buy) {
-          const rc = L.resizeHold(time, id, L.holdUnits(m, O.side[r]!, OrderType.Limit, price, left));
-          invariant(rc === ResultCode.Ok, 'amend hold could not settle');
-        }
-      }
-    }
-    return code;
+    return final;
   }
 
   /** Hash of ledger, order records, counters and the books' hashes (in market order). @allocates */
@@ -254,6 +199,8 @@ export class Exchange {
     h.add(this.#lastOrderId).add(this.trades.count);
     this.unified.hashInto(h);
     this.records.hashInto(h);
+    // A definition without contracts hashes as it did before futures existed.
+    if (this.futures.contracts.length > 0) this.futures.hashInto(h);
     for (const b of bookHashes) h.addString(b);
     return h.digest();
   }
@@ -267,6 +214,7 @@ export class Exchange {
       lastOrderId: this.#lastOrderId,
       unified: this.unified.exportData(),
       records: this.records.exportData(),
+      futures: this.futures.contracts.length > 0 ? this.futures.exportData() : undefined,
     };
   }
 
@@ -281,133 +229,14 @@ export class Exchange {
     this.#lastOrderId = state.lastOrderId;
     if (state.unified !== undefined) this.unified.importData(state.unified);
     if (state.records !== undefined) this.records.importData(state.records);
+    if (state.futures !== undefined) this.futures.importData(state.futures);
   }
 
   assertInvariants(): void {
     this.ledger.assertInvariants();
-    invariant(this.orders.openCount === this.ledger.holdCount - this.ledger.withdrawalHoldCount, 'open orders and holds differ');
-  }
-
-  #prePlace(c: Command): ResultCode {
-    if (!this.#validMarket(c.market)) return ResultCode.InvalidMarket;
-    const market = this.markets[c.market]!;
-    const candidate = this.#lastOrderId + 1;
-    c.stpId = this.stpOf(c.uid);
-    const price = c.orderType === OrderType.Market ? 0 : c.price;
-    const p = this.#place.set(candidate, c.uid, c.side, c.orderType, c.tif, price, c.amount, c.iceberg, c.stpId, c.stpAct);
-    const valid = validatePlace(market, p);
-    if (valid !== ResultCode.Ok) return valid;
-    const account = orderAccount(c);
-    if (account < 0) return ResultCode.InvalidParam;
-    const kind = accountKindOf(account);
-    const held = this.ledger.holdOrder(c.time, candidate, c.uid, c.market, c.side, c.orderType, price, c.amount, kind,
-      kind === AccountKind.Margin ? c.market : 0);
-    if (held !== ResultCode.Ok) return held;
-    this.#lastOrderId = candidate;
-    c.orderId = candidate;
-    c.price = price;
-    const received = c.side === Side.Buy ? market.spec.base : market.spec.quote;
-    this.orders.open(candidate, c.uid, c.market, c.side, c.orderType, c.tif, price, c.amount, c.iceberg, c.stpId,
-      c.stpAct, c.text, c.time, this.ledger.isWide(received) ? 0n : 0, account);
-    return ResultCode.Ok;
-  }
-
-  #preAmend(c: Command, pessimistic: boolean): ResultCode {
-    const r = this.#ownOpenOrder(c);
-    if (r < 0) return this.#goneCode(c);
-    c.reserved = 0;
-    const O = this.orders;
-    // A sell holds exactly its remaining lots, whatever its price: a price-only move changes no hold.
-    if (c.amount === 0 && O.side[r] === Side.Sell) return ResultCode.Ok;
-    const newPrice = c.price === 0 ? O.price[r]! : c.price;
-    const newLeft = c.amount === 0 ? O.left[r]! : c.amount - O.filledLots[r]!;
-    if (!Number.isSafeInteger(newPrice) || newPrice <= 0 || !Number.isSafeInteger(newLeft) || newLeft <= 0) {
-      return ResultCode.Ok; // the book rejects it with the right code
-    }
-    const L = this.ledger;
-    const need = L.holdUnits(c.market, O.side[r]!, OrderType.Limit, newPrice, newLeft);
-    if (typeof need === 'number' && need < 0) return ResultCode.Ok; // out of range: the book says which bound
-    const held = L.heldFor(c.orderId)!;
-    let floor: Amount = held;
-    if (pessimistic) floor = subAmount(held, L.holdUnits(c.market, O.side[r]!, OrderType.Limit, O.price[r]!, O.left[r]!));
-    const reserve = subAmount(need, floor);
-    if (reserve <= 0 || isZeroAmount(reserve)) return ResultCode.Ok;
-    const rc = L.resizeHold(c.time, c.orderId, typeof held === 'number' ? held + (reserve as number) : held + (reserve as bigint));
-    if (rc !== ResultCode.Ok) return rc;
-    c.reserved = reserve;
-    return ResultCode.Ok;
-  }
-
-  /** Sets the amend-in-flight mark of an order's record (1 after an amend's R1, 0 at its R2). */
-  #markAmending(orderId: number, v: number): void {
-    const r = this.orders.find(orderId);
-    invariant(r >= 0, 'amended order has no record');
-    invariant(this.orders.amending[r] !== v, v === 1 ? 'an amend of this order is already in flight' : 'no amend of this order in flight');
-    this.orders.amending[r] = v;
-  }
-
-  /** Reverses what R1 did for a command the book rejected. */
-  #undoPre(c: Command): void {
-    if (c.type === CommandType.PlaceOrder) {
-      this.ledger.releaseOrder(c.time, c.orderId);
-      this.orders.discard(this.orders.find(c.orderId));
-    } else if (c.type === CommandType.AmendOrder && !isZeroAmount(c.reserved)) {
-      const held = this.ledger.heldFor(c.orderId);
-      if (held !== undefined) this.ledger.resizeHold(c.time, c.orderId, subAmount(held, c.reserved));
-    }
-  }
-
-  /** Why `c.orderId` cannot be cancelled or amended: the user's finished order, or no such order of theirs. */
-  #goneCode(c: Command): ResultCode {
-    const O = this.orders;
-    const r = O.find(c.orderId);
-    if (r < 0 || O.uid[r] !== c.uid || O.market[r] !== c.market || O.finishAs[r] === 0) return ResultCode.OrderNotFound;
-    return O.finishAs[r] === FinishAs.Filled ? ResultCode.OrderClosed : ResultCode.OrderCancelled;
-  }
-
-  /** The order record of an open order of `c.uid` in `c.market`, or -1. */
-  #ownOpenOrder(c: Command): number {
-    const r = this.orders.find(c.orderId);
-    const O = this.orders;
-    if (r < 0 || O.uid[r] !== c.uid || O.market[r] !== c.market || O.finishAs[r] !== 0) return -1;
-    return r;
-  }
-
-  #validMarket(m: number): boolean {
-    return (m | 0) === m && m >= 0 && m < this.markets.length;
-  }
-
-  /** The command's amount in units of currency `code`: `amount`, or `text` (integer units) when wide; -1 if malformed. */
-  #units(c: Command, code: string): number | bigint {
-    if (!this.ledger.isWide(code)) return c.amount;
-    if (c.text !== '' && !/^[0-9]{1,40}$/.test(c.text)) return -1;
-    return c.text !== '' ? BigInt(c.text) : Number.isSafeInteger(c.amount) ? BigInt(c.amount) : -1n;
-  }
-
-  /** Withdrawal hold, settle (amount = fee) and release, keyed by the withdrawal id in `orderId`. */
-  #withdrawal(c: Command): ResultCode {
-    const L = this.ledger;
-    if (c.type === CommandType.WithdrawRelease) return L.releaseWithdrawal(c.time, c.orderId, c.uid);
-    const code = this.currencies[c.currency];
-    if (code === undefined) return ResultCode.CurrencyNotFound;
-    const units = this.#units(c, code);
-    if (units === -1) return ResultCode.InvalidParam;
-    if (c.type === CommandType.WithdrawHold) return L.holdWithdrawal(c.time, c.orderId, c.uid, c.currency, units);
-    return L.settleWithdrawal(c.time, c.orderId, c.uid, units);
-  }
-
-  /**
-   * Credit, debit and transfer. The amount is `amount` units, or `text` (integer units) beyond 2^53; a Transfer's
-   * `side` is its purpose (TransferPurpose: which account-book types it writes).
-   */
-  #funds(c: Command): ResultCode {
-    const code = this.currencies[c.currency];
-    if (code === undefined) return ResultCode.CurrencyNotFound;
-    const amount = this.#units(c, code);
-    if (amount === -1) return ResultCode.InvalidParam;
-    const L = this.ledger;
-    if (c.type === CommandType.Credit) return L.credit(c.time, c.uid, c.kind, c.sub, code, amount, BookType.Deposit, '');
-    if (c.type === CommandType.Debit) return L.debit(c.time, c.uid, c.kind, c.sub, code, amount, BookType.Withdraw, '');
-    return L.transfer(c.time, c.uid, c.kind, c.sub, c.toUid, c.toKind, c.toSub, code, amount, '', c.side);
+    const futuresHolds = this.futures.contracts.length > 0 ? this.ledger.futures.holdCounts().positions : 0;
+    invariant(this.orders.openCount === this.ledger.holdCount - this.ledger.withdrawalHoldCount - futuresHolds,
+      'open orders and holds differ');
+    if (this.futures.contracts.length > 0) assertFuturesInvariants(this);
   }
 }

@@ -62,6 +62,14 @@ export const BookType = {
   CrossRepay: 29,
   /** Interest paid by a unified or cross-margin loan. */
   Interest: 30,
+  /** Futures: realised PnL of a position (Gate's futures `pnl`). */
+  FuturesPnl: 31,
+  /** Futures: a trading fee paid (negative) or a maker rebate (positive) (Gate's futures `fee`). */
+  FuturesFee: 32,
+  /** Futures: a funding payment (Gate's futures `fund`; text = the contract). */
+  FuturesFund: 33,
+  /** The insurance fund's side of a funding payment or a liquidation's remainder. */
+  Insurance: 34,
 } as const;
 export type BookType = (typeof BookType)[keyof typeof BookType];
 
@@ -96,9 +104,13 @@ export const BOOK_TYPE_NAMES: Readonly<Record<BookType, string>> = {
   [BookType.CrossBorrow]: 'cross_borrow',
   [BookType.CrossRepay]: 'cross_repay',
   [BookType.Interest]: 'interest_out',
+  [BookType.FuturesPnl]: 'pnl',
+  [BookType.FuturesFee]: 'fee',
+  [BookType.FuturesFund]: 'fund',
+  [BookType.Insurance]: 'insurance',
 };
 
-export const isBookType = (t: number): boolean => (t | 0) === t && t >= BookType.Deposit && t <= BookType.Interest;
+export const isBookType = (t: number): boolean => (t | 0) === t && t >= BookType.Deposit && t <= BookType.Insurance;
 
 /** The types an entry filter `name` selects (several numbers can share a Gate name); empty for an unknown name. */
 export function bookTypesNamed(name: string): BookType[] {

@@ -8,8 +8,9 @@
  */
 import { InvariantError } from '../invariant.js';
 import { StateHasher } from '../state-hash.js';
-import { accountKey } from './account-kinds.js';
+import { AccountKind, accountKey } from './account-kinds.js';
 import { type Amount, addAmount, hashAmount, isZeroAmount } from './amount.js';
+import { INSURANCE_UID, isFuturesHold } from './futures-funds.js';
 import { POOL_KIND } from './loan-funds.js';
 import { FEE_KIND, FEE_SUB, type LedgerParts, PLATFORM_UID } from './parts.js';
 
@@ -24,6 +25,8 @@ export function ledgerStateHash(p: LedgerParts): string {
     hashAmount(h, c.supply[i]!);
     hashAmount(h, c.totalIn[i]!);
     hashAmount(h, c.totalOut[i]!);
+    // Only futures move clearing: a spot-only ledger hashes as it did before clearing existed.
+    if (c.clearing[i] !== 0n) h.addString('clearing').addString(c.clearing[i]!.toString());
   }
   h.add(p.markets.count);
   for (const m of p.markets.markets) h.addString(m.id);
@@ -80,6 +83,10 @@ export interface CurrencyConservation {
   readonly feeAccount: Amount;
   /** Of `accounts`, the lending pool's (what it has not lent, plus repayments and interest paid). */
   readonly lendingPool: Amount;
+  /** Of `accounts`, the futures insurance fund's (the platform's futures account). */
+  readonly insuranceFund: Amount;
+  /** The futures clearing balance (signed; futures-funds.ts): accounts + clearing = credits − debits. */
+  readonly clearing: bigint;
   /** Σ credits (deposits, opening balances, the pool's funding) and Σ debits (withdrawals) ever. */
   readonly credits: bigint;
   readonly debits: bigint;
@@ -88,7 +95,7 @@ export interface CurrencyConservation {
 /**
  * Per currency: Σ (available + locked) over every balance record (the fee account and the lending pool are
  * records of the platform uid like any other), with those two shown apart, beside credits and debits.
- * Conservation is `accounts = credits − debits`. O(records). @allocates
+ * Conservation is `accounts + clearing = credits − debits`. O(records). @allocates
  */
 export function ledgerConservation(p: LedgerParts): CurrencyConservation[] {
   const s = p.store;
@@ -99,19 +106,21 @@ export function ledgerConservation(p: LedgerParts): CurrencyConservation[] {
     const cur = s.recCur[r]!;
     totals[cur] = addAmount(addAmount(totals[cur]!, s.available(r)), s.lockedOf(r));
   }
-  const held = (kind: number, sub: number, k: number): Amount => {
-    const r = s.findRecord(PLATFORM_UID, kind, sub, k);
+  const held = (kind: number, sub: number, k: number, uid = PLATFORM_UID): Amount => {
+    const r = s.findRecord(uid, kind, sub, k);
     return r < 0 ? c.zero(k) : addAmount(s.available(r), s.lockedOf(r));
   };
   return totals.map((accounts, k) => ({ currency: c.codes[k]!, accounts, feeAccount: held(FEE_KIND, FEE_SUB, k),
-    lendingPool: held(POOL_KIND, 0, k), credits: c.totalIn[k]!, debits: c.totalOut[k]! }));
+    lendingPool: held(POOL_KIND, 0, k), insuranceFund: held(AccountKind.Futures, k, k, INSURANCE_UID), clearing: c.clearing[k]!,
+    credits: c.totalIn[k]!, debits: c.totalOut[k]! }));
 }
 
 /**
  * Throws InvariantError unless: every amount is non-negative and in its currency's representation; every
  * record's locked equals the sum of its open holds; each hold locks the currency its side pays and receives
  * into the other one; and, per currency, Σ (available + locked) over all accounts (the fee account and the
- * lending pool included: ledgerConservation) = supply = Σ credits − Σ debits ≤ max supply. @allocates
+ * lending pool included: ledgerConservation) + the futures clearing balance = supply = Σ credits − Σ debits ≤ max
+ * supply. @allocates
  */
 export function assertLedgerInvariants(p: LedgerParts): void {
   const s = p.store;
@@ -126,9 +135,11 @@ export function assertLedgerInvariants(p: LedgerParts): void {
     const rec = hs.rec[i]!;
     const m = hs.market[i]!;
     const buy = hs.side[i] === 1;
-    // A withdrawal hold (market < 0, see withdraw-funds.ts) locks and "receives" its own currency.
-    const pays = m < 0 ? -1 - m : buy ? p.markets.quote[m] : p.markets.base[m];
-    const gets = m < 0 ? -1 - m : buy ? p.markets.base[m] : p.markets.quote[m];
+    // A withdrawal hold (market < 0, see withdraw-funds.ts) locks and "receives" its own currency; so do
+    // futures margin holds (their record's settle currency).
+    const own = isFuturesHold(hs.type[i]!) ? s.recCur[rec]! : m < 0 ? -1 - m : -1;
+    const pays = own >= 0 ? own : buy ? p.markets.quote[m] : p.markets.base[m];
+    const gets = own >= 0 ? own : buy ? p.markets.base[m] : p.markets.quote[m];
     if (s.recCur[rec] !== pays || s.recCur[hs.recv[i]!] !== gets) fail(`hold ${hs.orderIdOf(i)} locks or receives the wrong currency`);
     if (s.recAcct[rec] !== s.recAcct[hs.recv[i]!]) fail(`hold ${hs.orderIdOf(i)} pays and receives in different accounts`);
     if (hs.find(hs.orderIdOf(i)) !== i) fail(`hold ${hs.orderIdOf(i)} is not indexed`);
@@ -151,7 +162,8 @@ export function assertLedgerInvariants(p: LedgerParts): void {
   for (let k = 0; k < c.count; k++) {
     const code = c.codes[k]!;
     const supply = c.supply[k]!;
-    if (totals[k]!.accounts !== supply) fail(`${code}: accounts hold ${totals[k]!.accounts} but supply is ${supply}`);
+    const held = BigInt(totals[k]!.accounts) + c.clearing[k]!;
+    if (held !== BigInt(supply)) fail(`${code}: accounts hold ${totals[k]!.accounts} and clearing ${c.clearing[k]} but supply is ${supply}`);
     if (BigInt(supply) !== c.totalIn[k]! - c.totalOut[k]!) fail(`${code}: supply ${supply} ≠ in − out`);
     if (!c.withinSupply(k, supply)) fail(`${code}: supply ${supply} beyond max supply`);
   }

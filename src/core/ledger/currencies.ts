@@ -52,6 +52,11 @@ export class CurrencyTable {
   readonly totalIn: bigint[] = [];
   /** Σ debits to outside (withdrawals), per currency; BigInt like totalIn. */
   readonly totalOut: bigint[] = [];
+  /**
+   * The futures clearing balance, signed (futures-funds.ts): what realised futures PnL has paid out (−) or taken
+   * in (+) ahead of the counterparties' own realisations. Σ accounts + clearing = supply.
+   */
+  readonly clearing: bigint[] = [];
   readonly #byCode = new Map<string, number>();
 
   get count(): number {
@@ -75,6 +80,7 @@ export class CurrencyTable {
     this.supply.push(wide ? 0n : 0);
     this.totalIn.push(0n);
     this.totalOut.push(0n);
+    this.clearing.push(0n);
     this.#byCode.set(code, index);
     return index;
   }

@@ -26,6 +26,8 @@ export interface CurrencyTotals {
   readonly supply: string;
   readonly totalIn: string;
   readonly totalOut: string;
+  /** The futures clearing balance (signed); absent (0) in snapshots written before futures. */
+  readonly clearing?: string | undefined;
 }
 
 /** Everything the ledger's state hash covers, as columns; see the module header. */
@@ -64,7 +66,8 @@ export function exportLedger(p: LedgerParts): LedgerState {
   const s = p.store;
   const currencies: CurrencyTotals[] = [];
   for (let i = 0; i < c.count; i++) {
-    currencies.push({ supply: c.supply[i]!.toString(), totalIn: c.totalIn[i]!.toString(), totalOut: c.totalOut[i]!.toString() });
+    currencies.push({ supply: c.supply[i]!.toString(), totalIn: c.totalIn[i]!.toString(), totalOut: c.totalOut[i]!.toString(),
+      clearing: c.clearing[i]!.toString() });
   }
   const users = s.users().filter(([uid]) => uid !== PLATFORM_UID);
   const n = s.recordCount;
@@ -143,6 +146,7 @@ export function importLedger(p: LedgerParts, st: LedgerState): void {
     c.supply[i] = c.wide[i] === true ? BigInt(t.supply) : Number(t.supply);
     c.totalIn[i] = BigInt(t.totalIn);
     c.totalOut[i] = BigInt(t.totalOut);
+    c.clearing[i] = BigInt(t.clearing ?? '0');
   });
   for (let k = 0; k < st.userUid.length; k++) {
     const uid = st.userUid[k]!;

@@ -39,6 +39,7 @@ import {
 import { settleFill } from './settlement.js';
 import { heldForWithdrawal, holdWithdrawal, releaseWithdrawal, settleWithdrawal, withdrawalHoldCount } from './withdraw-funds.js';
 import { borrow, chargeInterest, loanOf, type LoanRow, openLoans, poolAvailable, repay } from './loan-funds.js';
+import { FuturesFunds } from './futures-funds.js';
 
 export interface LedgerOptions {
   /** Account-book entries retained (ring buffer; the oldest are dropped). Default 1 << 16; 0 keeps none. */
@@ -48,6 +49,8 @@ export interface LedgerOptions {
 export class Ledger {
   readonly #p: LedgerParts;
   readonly #view = new BalanceView();
+  /** Futures money: margin holds, realised PnL through clearing, fees, the insurance funds (futures-funds.ts). */
+  readonly futures: FuturesFunds;
 
   /** @allocates the tables. */
   constructor(options: LedgerOptions = {}) {
@@ -60,6 +63,7 @@ export class Ledger {
       fees: { taker: 0, maker: 0 },
     };
     this.#p.store.addUser(PLATFORM_UID, 0);
+    this.futures = new FuturesFunds(this.#p);
   }
 
   /** Registers a currency; returns its index. Throws ConfigError on a bad spec. @allocates */

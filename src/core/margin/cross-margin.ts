@@ -6,7 +6,7 @@
  * leverage λ (L ≤ E × (λ − 1)), so a loan never leaves the account at the lock. Reads only; cost: one balance
  * lookup and one valuation per registered currency. @allocates
  */
-import type { Exchange } from '../exchange/exchange.js';
+import type { ExchangeContext } from '../exchange/context.js';
 import { AccountKind } from '../ledger/account-kinds.js';
 import { priceOf } from '../unified/unified-account.js';
 import type { Holding } from '../unified/valuation.js';
@@ -14,7 +14,7 @@ export { CROSS_MARKET } from '../unified/unified-state.js';
 import { accountFigures, marginBorrowable, type MarginFigures } from './margin-risk.js';
 
 /** The holding of currency index `cur` in `uid`'s cross-margin account. */
-export function crossHolding(ex: Exchange, uid: number, cur: number): Holding {
+export function crossHolding(ex: ExchangeContext, uid: number, cur: number): Holding {
   const code = ex.currencies[cur]!;
   const b = ex.ledger.balance(uid, AccountKind.CrossMargin, 0, code)!;
   return {
@@ -31,13 +31,13 @@ export interface CrossAccountView {
 }
 
 /** Holdings and figures of `uid`'s cross-margin account. */
-export function crossAccountOf(ex: Exchange, uid: number): CrossAccountView {
+export function crossAccountOf(ex: ExchangeContext, uid: number): CrossAccountView {
   const holdings = ex.currencies.map((_c, i) => crossHolding(ex, uid, i));
   return { holdings, figures: accountFigures(holdings, ex.unified.params.crossLiquidationPpm) };
 }
 
 /** Units of currency index `cur` `uid` may borrow on its cross-margin account now (leverage, pool, maximum). */
-export function crossBorrowableOf(ex: Exchange, uid: number, cur: number): bigint {
+export function crossBorrowableOf(ex: ExchangeContext, uid: number, cur: number): bigint {
   const v = crossAccountOf(ex, uid);
   const h = v.holdings[cur]!;
   const cp = ex.unified.params.currencies.get(h.code)!;

@@ -2,14 +2,14 @@
  * One isolated-margin account read from the exchange: the holdings of (uid, Margin, market) for the pair's base
  * and quote, with the unified account's USD index prices, and the figures of margin-risk.ts. Reads only.
  */
-import type { Exchange } from '../exchange/exchange.js';
+import type { ExchangeContext } from '../exchange/context.js';
 import { AccountKind } from '../ledger/account-kinds.js';
 import { priceOf } from '../unified/unified-account.js';
 import type { Holding } from '../unified/valuation.js';
 import { marginBorrowable, type MarginFigures, marginFigures } from './margin-risk.js';
 
 /** The holding of currency index `cur` in `uid`'s margin account of `market`. */
-export function marginHolding(ex: Exchange, uid: number, market: number, cur: number): Holding {
+export function marginHolding(ex: ExchangeContext, uid: number, market: number, cur: number): Holding {
   const code = ex.currencies[cur]!;
   const b = ex.ledger.balance(uid, AccountKind.Margin, market, code)!;
   return {
@@ -20,7 +20,7 @@ export function marginHolding(ex: Exchange, uid: number, market: number, cur: nu
 }
 
 /** Currency indexes [base, quote] of `market`. */
-export function pairCurrencies(ex: Exchange, market: number): [number, number] {
+export function pairCurrencies(ex: ExchangeContext, market: number): [number, number] {
   const spec = ex.markets[market]!.spec;
   return [ex.currencyIndex(spec.base), ex.currencyIndex(spec.quote)];
 }
@@ -32,7 +32,7 @@ export interface MarginAccountView {
 }
 
 /** Holdings and figures of `uid`'s margin account of `market`. @allocates */
-export function marginAccountOf(ex: Exchange, uid: number, market: number): MarginAccountView {
+export function marginAccountOf(ex: ExchangeContext, uid: number, market: number): MarginAccountView {
   const [b, q] = pairCurrencies(ex, market);
   const base = marginHolding(ex, uid, market, b);
   const quote = marginHolding(ex, uid, market, q);
@@ -40,7 +40,7 @@ export function marginAccountOf(ex: Exchange, uid: number, market: number): Marg
 }
 
 /** Units of currency index `cur` (the pair's base or quote) `uid` may borrow on `market` now. */
-export function marginBorrowableOf(ex: Exchange, uid: number, market: number, cur: number): bigint {
+export function marginBorrowableOf(ex: ExchangeContext, uid: number, market: number, cur: number): bigint {
   const v = marginAccountOf(ex, uid, market);
   const h = cur === ex.currencyIndex(v.base.code) ? v.base : v.quote;
   const cp = ex.unified.params.currencies.get(h.code)!;

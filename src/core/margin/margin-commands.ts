@@ -15,7 +15,7 @@
  * MarginNotEnough (beyond the leverage). Repay: InvalidParam → UserNotFound → RepayTooMuch → BalanceNotEnough.
  */
 import { type Command, CommandType } from '../command.js';
-import type { Exchange } from '../exchange/exchange.js';
+import type { CommandProduct, ExchangeContext } from '../exchange/context.js';
 import { AccountKind } from '../ledger/account-kinds.js';
 import { ResultCode } from '../result-code.js';
 import { unitsOf } from '../unified/unified-commands.js';
@@ -28,22 +28,29 @@ import type { Holding } from '../unified/valuation.js';
 const isCross = (c: Command): boolean => c.kind === AccountKind.CrossMargin;
 
 /** The loan's currency index named by `c`, or -1 when the account, market or currency is invalid. */
-function pairCurrency(ex: Exchange, c: Command): number {
+function pairCurrency(ex: ExchangeContext, c: Command): number {
   if (isCross(c)) {
     const cur = c.currency;
     return c.market === 0 && c.sub === 0 && (cur | 0) === cur && cur >= 0 && cur < ex.currencies.length ? cur : -1;
   }
   if (c.kind !== 0 && c.kind !== AccountKind.Margin) return -1;
   const m = c.market;
-  if ((m | 0) !== m || m < 0 || m >= ex.markets.length) return -1;
+  if ((m | 0) !== m || m < 0 || m >= ex.spotMarkets) return -1;
   const [b, q] = pairCurrencies(ex, m);
   return c.currency === b || c.currency === q ? c.currency : -1;
 }
 
 const validKind = (k: number): boolean => k === LoanKind.Manual || k === LoanKind.Auto;
 
+/** Isolated and cross-margin loans: a product whose commands complete in R1. */
+export const MARGIN_LOANS: CommandProduct = {
+  name: 'margin',
+  commands: [CommandType.MarginBorrow, CommandType.MarginRepay],
+  apply: (ex, c) => applyMargin(ex, c),
+};
+
 /** Applies MarginBorrow or MarginRepay; Ok or the rejection (nothing changed). */
-export function applyMargin(ex: Exchange, c: Command): ResultCode {
+export function applyMargin(ex: ExchangeContext, c: Command): ResultCode {
   const cur = pairCurrency(ex, c);
   if (cur < 0 || !validKind(c.side)) return ResultCode.InvalidParam;
   const units = unitsOf(ex, c, cur);
@@ -52,7 +59,7 @@ export function applyMargin(ex: Exchange, c: Command): ResultCode {
   return c.type === CommandType.MarginBorrow ? borrow(ex, c, cur, units) : repay(ex, c, cur, units);
 }
 
-function borrow(ex: Exchange, c: Command, cur: number, units: bigint): ResultCode {
+function borrow(ex: ExchangeContext, c: Command, cur: number, units: bigint): ResultCode {
   const U = ex.unified;
   const cp = U.params.currencies.get(ex.currencies[cur]!)!;
   if (units < cp.minBorrow) return ResultCode.AmountTooLittle;
@@ -74,7 +81,7 @@ const where = (c: Command): [number, number, number] =>
   isCross(c) ? [AccountKind.CrossMargin, 0, CROSS_MARKET] : [AccountKind.Margin, c.market, c.market];
 
 /** The holding of `cur` and the figures of the account `c` names. */
-function accountOf(ex: Exchange, c: Command, cur: number): [Holding, MarginFigures] {
+function accountOf(ex: ExchangeContext, c: Command, cur: number): [Holding, MarginFigures] {
   if (isCross(c)) {
     const v = crossAccountOf(ex, c.uid);
     return [v.holdings[cur]!, v.figures];
@@ -83,7 +90,7 @@ function accountOf(ex: Exchange, c: Command, cur: number): [Holding, MarginFigur
   return [v.base.code === ex.currencies[cur] ? v.base : v.quote, v.figures];
 }
 
-function repay(ex: Exchange, c: Command, cur: number, asked: bigint): ResultCode {
+function repay(ex: ExchangeContext, c: Command, cur: number, asked: bigint): ResultCode {
   const [kind, sub, market] = where(c);
   const [b, i] = ex.ledger.loanOf(c.uid, cur, kind, sub);
   const units = asked === 0n ? b + i : asked;

@@ -27,6 +27,15 @@ export const FinishAs = {
   DepthNotEnough: 7,
   /** A market buy whose budget could not buy a single lot at the best price. */
   Small: 8,
+  // Futures finishes, written by the futures product (never by a book):
+  /** A liquidation: the position was taken over at its bankruptcy price. */
+  Liquidated: 9,
+  /** Closed against a liquidated position (auto-deleveraging). */
+  AutoDeleveraged: 10,
+  /** A reduce-only order cut because its position shrank below it. */
+  ReduceOut: 11,
+  /** A reduce-only order cancelled because its position closed. */
+  PositionClosed: 12,
 } as const;
 export type FinishAs = (typeof FinishAs)[keyof typeof FinishAs];
 
@@ -41,6 +50,8 @@ export const STP_ACT_NAMES: Readonly<Record<StpAct, string>> = {
 export const FINISH_AS_NAMES: Readonly<Record<FinishAs, string>> = {
   [FinishAs.Filled]: 'filled', [FinishAs.Cancelled]: 'cancelled', [FinishAs.Ioc]: 'ioc', [FinishAs.Poc]: 'poc',
   [FinishAs.Fok]: 'fok', [FinishAs.Stp]: 'stp', [FinishAs.DepthNotEnough]: 'depth_not_enough', [FinishAs.Small]: 'small',
+  [FinishAs.Liquidated]: 'liquidated', [FinishAs.AutoDeleveraged]: 'auto_deleveraged', [FinishAs.ReduceOut]: 'reduce_out',
+  [FinishAs.PositionClosed]: 'position_closed',
 };
 
 export const opposite = (side: Side): Side => (side === Side.Buy ? Side.Sell : Side.Buy);

@@ -5,20 +5,20 @@
  * Index price of a currency: the configured `index_price`, else USDT = 1, else the last retained trade of
  * CUR_USDT (a currency with neither has no price: worth 0, not borrowable).
  */
-import type { Exchange } from '../exchange/exchange.js';
+import type { ExchangeContext } from '../exchange/context.js';
 import { AccountKind } from '../ledger/account-kinds.js';
 import type { Price } from './unified-params.js';
 import { type AccountFigures, accountFigures, borrowable, type Holding } from './valuation.js';
 
 /** Last trade price per market, valid while the trade log's count is `count`. */
 interface LastPrices { count: number; readonly byMarket: Map<number, Price> }
-const lastPrices = new WeakMap<Exchange, LastPrices>();
+const lastPrices = new WeakMap<ExchangeContext, LastPrices>();
 
 /**
  * The last retained trade price of market `m`. One backward pass over the trade ring finds every market's last
  * price; it is cached until the next trade, so reads between trades cost a map lookup.
  */
-function lastPrice(ex: Exchange, m: number): Price | undefined {
+function lastPrice(ex: ExchangeContext, m: number): Price | undefined {
   const T = ex.trades;
   let cache = lastPrices.get(ex);
   if (cache === undefined || cache.count !== T.count) {
@@ -36,7 +36,7 @@ function lastPrice(ex: Exchange, m: number): Price | undefined {
 }
 
 /** The USD index price of `code`, or undefined. */
-export function priceOf(ex: Exchange, code: string): Price | undefined {
+export function priceOf(ex: ExchangeContext, code: string): Price | undefined {
   const cp = ex.unified.params.currencies.get(code);
   if (cp?.indexPrice !== undefined) return cp.indexPrice;
   const m = ex.marketIndex(`${code}_USDT`);
@@ -44,7 +44,7 @@ export function priceOf(ex: Exchange, code: string): Price | undefined {
 }
 
 /** The holding of `uid` in currency index `cur`. */
-export function holdingOf(ex: Exchange, uid: number, cur: number, price?: Price): Holding {
+export function holdingOf(ex: ExchangeContext, uid: number, cur: number, price?: Price): Holding {
   const code = ex.currencies[cur]!;
   const b = ex.ledger.balance(uid, AccountKind.Spot, 0, code)!;
   return {
@@ -55,14 +55,14 @@ export function holdingOf(ex: Exchange, uid: number, cur: number, price?: Price)
 }
 
 /** Every currency's holding of `uid`, in currency order. @allocates */
-export function holdingsOf(ex: Exchange, uid: number): Holding[] {
+export function holdingsOf(ex: ExchangeContext, uid: number): Holding[] {
   return ex.currencies.map((_c, cur) => holdingOf(ex, uid, cur));
 }
 
-export const figuresOf = (ex: Exchange, holdings: readonly Holding[]): AccountFigures => accountFigures(holdings, ex.unified.params);
+export const figuresOf = (ex: ExchangeContext, holdings: readonly Holding[]): AccountFigures => accountFigures(holdings, ex.unified.params);
 
 /** Units of currency index `cur` `uid` may borrow now (mode, margin, pool, user maximum). */
-export function borrowableOf(ex: Exchange, uid: number, cur: number, holdings = holdingsOf(ex, uid)): bigint {
+export function borrowableOf(ex: ExchangeContext, uid: number, cur: number, holdings = holdingsOf(ex, uid)): bigint {
   const fig = figuresOf(ex, holdings);
   const cp = ex.unified.params.currencies.get(ex.currencies[cur]!)!;
   return borrowable(ex.unified.modeOf(uid), holdings[cur]!, cp, fig, ex.unified.params, ex.ledger.poolAvailable(cur));

@@ -17,7 +17,7 @@
  * InvalidParam (multi_currency's usdt_futures / options switched off).
  */
 import { type Command, CommandType } from '../command.js';
-import type { Exchange } from '../exchange/exchange.js';
+import type { CommandProduct, ExchangeContext } from '../exchange/context.js';
 import { AccountKind } from '../ledger/account-kinds.js';
 import { ResultCode } from '../result-code.js';
 import { holdingsOf } from './unified-account.js';
@@ -28,18 +28,25 @@ import { accountFigures, borrowable, borrowingMode, hourlyInterest, UnifiedMode 
 export const isUnifiedCommand = (type: number): boolean => type >= CommandType.UnifiedBorrow && type <= CommandType.UnifiedSetMode;
 
 /** Units of the command for currency index `cur`, or -1n when malformed. */
-export function unitsOf(ex: Exchange, c: Command, cur: number): bigint {
+export function unitsOf(ex: ExchangeContext, c: Command, cur: number): bigint {
   if (ex.definition.currencies[cur] !== undefined && ex.ledger.isWide(ex.currencies[cur]!) && c.text !== '') {
     return /^[0-9]{1,40}$/.test(c.text) ? BigInt(c.text) : -1n;
   }
   return Number.isSafeInteger(c.amount) && c.amount >= 0 ? BigInt(c.amount) : -1n;
 }
 
-const validCurrency = (ex: Exchange, cur: number): boolean => (cur | 0) === cur && cur >= 0 && cur < ex.currencies.length;
+const validCurrency = (ex: ExchangeContext, cur: number): boolean => (cur | 0) === cur && cur >= 0 && cur < ex.currencies.length;
 const validKind = (k: number): boolean => k === LoanKind.Manual || k === LoanKind.Auto;
 
+/** The unified account's loans, accruals and mode switches: a product whose commands complete in R1. */
+export const UNIFIED_LOANS: CommandProduct = {
+  name: 'unified',
+  commands: [CommandType.UnifiedBorrow, CommandType.UnifiedRepay, CommandType.UnifiedAccrue, CommandType.UnifiedSetMode],
+  apply: (ex, c) => applyUnified(ex, c),
+};
+
 /** Applies a unified command; Ok or the rejection (nothing changed). */
-export function applyUnified(ex: Exchange, c: Command): ResultCode {
+export function applyUnified(ex: ExchangeContext, c: Command): ResultCode {
   switch (c.type) {
     case CommandType.UnifiedBorrow: return borrow(ex, c);
     case CommandType.UnifiedRepay: return repay(ex, c);
@@ -49,7 +56,7 @@ export function applyUnified(ex: Exchange, c: Command): ResultCode {
   }
 }
 
-function borrow(ex: Exchange, c: Command): ResultCode {
+function borrow(ex: ExchangeContext, c: Command): ResultCode {
   const cur = c.currency;
   if (!validCurrency(ex, cur) || !validKind(c.side)) return ResultCode.InvalidParam;
   const units = unitsOf(ex, c, cur);
@@ -74,7 +81,7 @@ function borrow(ex: Exchange, c: Command): ResultCode {
   return ResultCode.Ok;
 }
 
-function repay(ex: Exchange, c: Command): ResultCode {
+function repay(ex: ExchangeContext, c: Command): ResultCode {
   const cur = c.currency;
   if (!validCurrency(ex, cur) || !validKind(c.side)) return ResultCode.InvalidParam;
   const asked = unitsOf(ex, c, cur);
@@ -89,7 +96,7 @@ function repay(ex: Exchange, c: Command): ResultCode {
   return ResultCode.Ok;
 }
 
-function accrue(ex: Exchange, time: number): ResultCode {
+function accrue(ex: ExchangeContext, time: number): ResultCode {
   const U = ex.unified;
   const hour = hourOf(time);
   const loans = ex.ledger.openLoans();
@@ -119,7 +126,7 @@ const MODE_SETTINGS: readonly number[] = [
   0,
 ];
 
-function setMode(ex: Exchange, c: Command): ResultCode {
+function setMode(ex: ExchangeContext, c: Command): ResultCode {
   const mode = c.side;
   const settings = c.price;
   if ((mode | 0) !== mode || mode < 0 || mode > 3 || (settings | 0) !== settings || settings < 0 || settings > 15) return ResultCode.InvalidParam;

@@ -8,7 +8,7 @@
  * affected. Cost: a map lookup for users outside the borrowing modes; a valuation of the holdings otherwise.
  */
 import { type Command, CommandType } from '../command.js';
-import type { Exchange } from '../exchange/exchange.js';
+import type { ExchangeContext } from '../exchange/context.js';
 import { AccountKind } from '../ledger/account-kinds.js';
 import { ResultCode } from '../result-code.js';
 import { crossAccountOf } from '../margin/cross-margin.js';
@@ -18,7 +18,7 @@ import { figuresOf, holdingsOf } from './unified-account.js';
 import { borrowingMode, transferable } from './valuation.js';
 
 /** Ok, or BalanceNotEnough when `c` would move more out of a borrowing unified account than its margin allows. */
-export function unifiedOutflow(ex: Exchange, c: Command): ResultCode {
+export function unifiedOutflow(ex: ExchangeContext, c: Command): ResultCode {
   if (c.type !== CommandType.WithdrawHold && c.kind === AccountKind.Margin) return marginOutflow(ex, c);
   if (c.type !== CommandType.WithdrawHold && c.kind === AccountKind.CrossMargin) return crossOutflow(ex, c);
   const mode = ex.unified.modeOf(c.uid);
@@ -34,7 +34,7 @@ export function unifiedOutflow(ex: Exchange, c: Command): ResultCode {
 }
 
 /** Units `c` moves out, or undefined when its currency or amount is malformed (the funds check answers). */
-function outUnits(ex: Exchange, c: Command): bigint | undefined {
+function outUnits(ex: ExchangeContext, c: Command): bigint | undefined {
   const cur = c.currency;
   if ((cur | 0) !== cur || cur < 0 || cur >= ex.currencies.length) return undefined;
   if (c.text !== '' && /^[0-9]{1,40}$/.test(c.text)) return BigInt(c.text);
@@ -42,10 +42,10 @@ function outUnits(ex: Exchange, c: Command): bigint | undefined {
   return undefined;
 }
 
-function marginOutflow(ex: Exchange, c: Command): ResultCode {
+function marginOutflow(ex: ExchangeContext, c: Command): ResultCode {
   const m = c.sub;
   const units = outUnits(ex, c);
-  if (units === undefined || (m | 0) !== m || m < 0 || m >= ex.markets.length) return ResultCode.Ok;
+  if (units === undefined || (m | 0) !== m || m < 0 || m >= ex.spotMarkets) return ResultCode.Ok;
   const v = marginAccountOf(ex, c.uid, m);
   if (v.figures.liabUsd === 0n) return ResultCode.Ok;
   const h = v.base.code === ex.currencies[c.currency] ? v.base : v.quote.code === ex.currencies[c.currency] ? v.quote : undefined;
@@ -53,7 +53,7 @@ function marginOutflow(ex: Exchange, c: Command): ResultCode {
   return units > marginTransferable(h, v.figures, ex.unified.params) ? ResultCode.BalanceNotEnough : ResultCode.Ok;
 }
 
-function crossOutflow(ex: Exchange, c: Command): ResultCode {
+function crossOutflow(ex: ExchangeContext, c: Command): ResultCode {
   const units = outUnits(ex, c);
   if (units === undefined || c.sub !== 0) return ResultCode.Ok;
   const v = crossAccountOf(ex, c.uid);

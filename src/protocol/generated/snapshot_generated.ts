@@ -288,8 +288,18 @@ totalOut(optionalEncoding?:any):string|Uint8Array|null {
   return offset ? this.bb!.__string(this.bb_pos + offset, optionalEncoding) : null;
 }
 
+/**
+ * The futures clearing balance, signed (core/ledger/futures-funds.ts); absent (0) before futures.
+ */
+clearing():string|null
+clearing(optionalEncoding:flatbuffers.Encoding):string|Uint8Array|null
+clearing(optionalEncoding?:any):string|Uint8Array|null {
+  const offset = this.bb!.__offset(this.bb_pos, 10);
+  return offset ? this.bb!.__string(this.bb_pos + offset, optionalEncoding) : null;
+}
+
 static startCurrencyTotals(builder:flatbuffers.Builder) {
-  builder.startObject(3);
+  builder.startObject(4);
 }
 
 static addSupply(builder:flatbuffers.Builder, supplyOffset:flatbuffers.Offset) {
@@ -304,16 +314,21 @@ static addTotalOut(builder:flatbuffers.Builder, totalOutOffset:flatbuffers.Offse
   builder.addFieldOffset(2, totalOutOffset, 0);
 }
 
+static addClearing(builder:flatbuffers.Builder, clearingOffset:flatbuffers.Offset) {
+  builder.addFieldOffset(3, clearingOffset, 0);
+}
+
 static endCurrencyTotals(builder:flatbuffers.Builder):flatbuffers.Offset {
   const offset = builder.endObject();
   return offset;
 }
 
-static createCurrencyTotals(builder:flatbuffers.Builder, supplyOffset:flatbuffers.Offset, totalInOffset:flatbuffers.Offset, totalOutOffset:flatbuffers.Offset):flatbuffers.Offset {
+static createCurrencyTotals(builder:flatbuffers.Builder, supplyOffset:flatbuffers.Offset, totalInOffset:flatbuffers.Offset, totalOutOffset:flatbuffers.Offset, clearingOffset:flatbuffers.Offset):flatbuffers.Offset {
   CurrencyTotals.startCurrencyTotals(builder);
   CurrencyTotals.addSupply(builder, supplyOffset);
   CurrencyTotals.addTotalIn(builder, totalInOffset);
   CurrencyTotals.addTotalOut(builder, totalOutOffset);
+  CurrencyTotals.addClearing(builder, clearingOffset);
   return CurrencyTotals.endCurrencyTotals(builder);
 }
 }
@@ -2704,8 +2719,19 @@ recordsJson(optionalEncoding?:any):string|Uint8Array|null {
   return offset ? this.bb!.__string(this.bb_pos + offset, optionalEncoding) : null;
 }
 
+/**
+ * Perpetual futures beside the ledger (core/futures/futures-state.ts, FuturesStateData: contract prices,
+ * accounts, positions, histories) as JSON; absent in snapshots written before futures.
+ */
+futuresJson():string|null
+futuresJson(optionalEncoding:flatbuffers.Encoding):string|Uint8Array|null
+futuresJson(optionalEncoding?:any):string|Uint8Array|null {
+  const offset = this.bb!.__offset(this.bb_pos, 26);
+  return offset ? this.bb!.__string(this.bb_pos + offset, optionalEncoding) : null;
+}
+
 static startSnapshot(builder:flatbuffers.Builder) {
-  builder.startObject(11);
+  builder.startObject(12);
 }
 
 static addFormatVersion(builder:flatbuffers.Builder, formatVersion:number) {
@@ -2762,6 +2788,10 @@ static addUnifiedJson(builder:flatbuffers.Builder, unifiedJsonOffset:flatbuffers
 
 static addRecordsJson(builder:flatbuffers.Builder, recordsJsonOffset:flatbuffers.Offset) {
   builder.addFieldOffset(10, recordsJsonOffset, 0);
+}
+
+static addFuturesJson(builder:flatbuffers.Builder, futuresJsonOffset:flatbuffers.Offset) {
+  builder.addFieldOffset(11, futuresJsonOffset, 0);
 }
 
 static endSnapshot(builder:flatbuffers.Builder):flatbuffers.Offset {

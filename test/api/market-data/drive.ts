@@ -2,7 +2,7 @@
 import { SimClock } from '../../../src/core/clock.js';
 import { Command, CommandType } from '../../../src/core/command.js';
 import { ResultCode } from '../../../src/core/result-code.js';
-import { parseCreateOrder } from '../../../src/api/spot-order-request.js';
+import { parseCreateOrder } from '../../../src/gate/spot-order-request.js';
 import { MarketDataFeed } from '../../../src/api/market-data/market-data-feed.js';
 import { EmbeddedExchange } from '../../../src/sim/embedded-exchange.js';
 import type { SimConfig } from '../../../src/sim/sim-config.js';

@@ -7,7 +7,7 @@ import { AccountKind } from '../../../src/core/ledger/account-kinds.js';
 import { ResultCode } from '../../../src/core/result-code.js';
 import { InlineGateway } from '../../../src/engine/gateway.js';
 import { MarketDataFeed } from '../../../src/api/market-data/market-data-feed.js';
-import { parseCreateOrder } from '../../../src/api/spot-order-request.js';
+import { parseCreateOrder } from '../../../src/gate/spot-order-request.js';
 import { PushFeed } from '../../../src/api/ws/push-feed.js';
 import type { Publisher } from '../../../src/api/ws/publisher.js';
 import { definitionFromConfig } from '../../../src/sim/sim-config.js';

@@ -191,10 +191,10 @@ describe('conservation', () => {
     expect(l.debit(T + 2, 1, Spot, 0, 'USDT', 100 * 1e8, BookType.Withdraw, '')).toBe(ResultCode.Ok);
     const byCode = Object.fromEntries(l.conservation().map((c) => [c.currency, c]));
     expect(byCode.USDT).toEqual({ currency: 'USDT', accounts: 100_900 * 1e8, feeAccount: 1_770_000_000, lendingPool: 750 * 1e8,
-      credits: 101_000n * 10n ** 8n, debits: 100n * 10n ** 8n });
+      insuranceFund: 0, clearing: 0n, credits: 101_000n * 10n ** 8n, debits: 100n * 10n ** 8n });
     expect(byCode.BTC).toEqual({ currency: 'BTC', accounts: 10 * 1e8, feeAccount: 60_000, lendingPool: 0,
-      credits: 10n * 10n ** 8n, debits: 0n });
-    for (const c of l.conservation()) expect(BigInt(c.accounts)).toBe(c.credits - c.debits);
+      insuranceFund: 0, clearing: 0n, credits: 10n * 10n ** 8n, debits: 0n });
+    for (const c of l.conservation()) expect(BigInt(c.accounts) + c.clearing).toBe(c.credits - c.debits);
     l.assertInvariants();
   });
 });

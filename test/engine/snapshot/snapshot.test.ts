@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SimClock } from '../../../src/core/clock.js';
 import { Command, CommandType } from '../../../src/core/command.js';
-import { renderOrder } from '../../../src/engine/gate-shapes.js';
+import { renderOrder } from '../../../src/gate/shapes.js';
 import { AccountKind } from '../../../src/core/ledger/account-kinds.js';
 import { ArrayOrderBook } from '../../../src/core/matching/array-order-book.js';
 import { NaiveOrderBook } from '../../../src/core/matching/naive-order-book.js';

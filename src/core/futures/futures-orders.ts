@@ -1,0 +1,416 @@
+/**
+ * Perpetual-futures orders, the book product of contract markets.
+ *
+ *   R1  `pre`:  a place is checked (contract, account, size, price band, reduce-only, risk limit, orders
+ *               limit, liquidation at once), `close` and `auto_size` become reduce-only orders of the
+ *               position's size, a market order becomes a limit IOC/FOK at the slippage bound; the margin that
+ *               its opening part needs (⌈value / leverage⌉ + the taker fee, at its limit) is held; the order
+ *               id is stamped and the order recorded open. An amend re-holds for its new size and price; a
+ *               cancel checks ownership.
+ *   R2  `post`: each fill goes through tradePosition (position-fills.ts) for both sides; a finished order's
+ *               hold returns; a post-only that would take, or a fill-or-kill that cannot fill, is refused
+ *               (ORDER_POC_IMMEDIATE, ORDER_FOK) and leaves no trace, as on Gate's futures.
+ *
+ * Serial: the runner runs a futures command alone (nothing else in flight; see BookProduct.serial). So R1 sees
+ * the exact positions and balances, and R2 may draw on available balance (an order's fill that opens more than
+ * its hold covered, e.g. a short filled above its limit) — a pipelined product could not.
+ *
+ * The PlaceOrder fields of a futures order: `kind` Futures, `sub` the settle currency index, `side`, `amount`
+ * |size| (0 with close or auto_size), `price` ticks (0 for a market order, `orderType` Market, tif ioc or fok),
+ * `toKind` FuturesFlag bits. A CancelOrder's `tif` may carry the FinishAs of a system cancel (ReduceOut,
+ * PositionClosed; 0: the owner's).
+ *
+ * Allocation: BigInt arithmetic per command; no other once records exist.
+ */
+import { type Command, CommandType } from '../command.js';
+import type { BookProduct, ExchangeContext } from '../exchange/context.js';
+import { orderFlagsOf, packAccount } from '../exchange/order-store.js';
+import { invariant } from '../invariant.js';
+import { AccountKind } from '../ledger/account-kinds.js';
+import { HoldType, INSURANCE_UID } from '../ledger/futures-funds.js';
+import { type BookEvents, EventKind } from '../matching/book-events.js';
+import { FinishAs, OrderType, Side, TimeInForce } from '../matching/order-types.js';
+import { ResultCode } from '../result-code.js';
+import { cashFlow, valueAt } from './contract.js';
+import { divRound, ofRate, RATE_ONE, Round } from './futures-math.js';
+import { PositionSlot, positionHoldKey } from './position-store.js';
+import { tradePosition } from './position-fills.js';
+import {
+  bankruptcyPrice, effectiveLeverage, liquidationPrice, maintenanceMargin, mmrOf, openingMargin, positionValue, unrealisedPnl,
+} from './risk.js';
+
+/** Flags of a futures order (the PlaceOrder's `toKind`; kept in the order store's account byte). */
+export const FuturesFlag = { ReduceOnly: 1, Close: 2, Liquidation: 4, AutoSize: 8 } as const;
+const ALL_FLAGS = 15;
+
+/** The position slot an order of `side` trades: single mode 0; dual mode by side and reduce-only. */
+export function orderSlot(dual: boolean, side: number, reduceOnly: boolean): number {
+  if (!dual) return PositionSlot.Single;
+  return (side === Side.Buy) !== reduceOnly ? PositionSlot.DualLong : PositionSlot.DualShort;
+}
+
+/** The position row (created with the contract's defaults) of (uid, market, slot). */
+export function positionRow(ctx: ExchangeContext, ci: number, uid: number, slot: number, time: number): number {
+  const S = ctx.futures;
+  const c = S.contracts[ci]!;
+  return S.positions.ensure(uid, S.marketOf[ci]!, slot, c.defaultLeverage, c.riskBase, time);
+}
+
+/** The row of an open order's position (from its record). */
+function rowOfOrder(ctx: ExchangeContext, ci: number, r: number): number {
+  const O = ctx.orders;
+  const uid = O.uid[r]!;
+  const flags = orderFlagsOf(O.account[r]!);
+  const dual = ctx.futures.isDual(uid, ctx.futures.settleCur[ci]!);
+  return positionRow(ctx, ci, uid, orderSlot(dual, O.side[r]!, (flags & FuturesFlag.ReduceOnly) !== 0), 0);
+}
+
+/** Contracts of open orders of `row` on `side`, and the record of it (what R1 and R2 keep up to date). */
+function addOpen(ctx: ExchangeContext, row: number, side: number, lots: number, orders: number): void {
+  const P = ctx.futures.positions;
+  if (side === Side.Buy) P.openBuy[row] = P.openBuy[row]! + lots;
+  else P.openSell[row] = P.openSell[row]! + lots;
+  P.pending[row] = P.pending[row]! + orders;
+}
+
+/** The market-order bound: mark × (1 ± slip), on the tick grid; a contract without a mark has no bound. */
+function marketBound(ctx: ExchangeContext, ci: number, side: number, amount: number): number {
+  const S = ctx.futures;
+  const c = S.contracts[ci]!;
+  const m = BigInt(S.mark[ci]!);
+  const tick = BigInt(c.tick);
+  if (m === 0n) {
+    return side === Side.Buy ? Math.floor(Number.MAX_SAFE_INTEGER / Math.max(1, amount) / c.tick) * c.tick : c.tick;
+  }
+  if (side === Side.Buy) return Number(divRound(m * (RATE_ONE + c.slipRatio), RATE_ONE * tick, Round.Down) * tick);
+  const low = divRound(m * (RATE_ONE - c.slipRatio), RATE_ONE * tick, Round.Up) * tick;
+  return Number(low > 0n ? low : tick);
+}
+
+/** Contracts of an order of `side` and `amount` that open (rather than close) the single-mode position of `row`. */
+function openingLots(ctx: ExchangeContext, row: number, side: number, amount: number, reduceOnly: boolean, dual: boolean): number {
+  if (reduceOnly) return 0;
+  if (dual) return amount;
+  const P = ctx.futures.positions;
+  const n = P.size[row]!;
+  const against = (n > 0 && side === Side.Sell) || (n < 0 && side === Side.Buy);
+  if (!against) return amount;
+  const pendingSameSide = side === Side.Buy ? P.openBuy[row]! : P.openSell[row]!;
+  const closable = Math.max(0, Math.abs(n) - pendingSameSide);
+  return Math.max(0, amount - closable);
+}
+
+/** Margin an order's opening part holds: ⌈value / leverage⌉ + its taker fee, at `price`. */
+function orderMargin(ctx: ExchangeContext, ci: number, row: number, lots: number, price: number): bigint {
+  if (lots <= 0) return 0n;
+  const S = ctx.futures;
+  const c = S.contracts[ci]!;
+  const P = S.positions;
+  const v = valueAt(c, BigInt(lots), BigInt(price));
+  const lev = effectiveLeverage(c, P.leverage[row]!, P.crossLimit[row]!, P.riskLimit[row]!);
+  return openingMargin(v, lev) + (c.takerRate > 0n ? ofRate(v, c.takerRate, Round.Up) : 0n);
+}
+
+/** Why `c.orderId` cannot be cancelled or amended. */
+function goneCode(ctx: ExchangeContext, c: Command): ResultCode {
+  const O = ctx.orders;
+  const r = O.find(c.orderId);
+  if (r < 0 || O.uid[r] !== c.uid || O.market[r] !== c.market) return ResultCode.OrderNotFound;
+  return O.finishAs[r] === 0 ? ResultCode.Ok : ResultCode.OrderFinished;
+}
+
+export class FuturesOrders implements BookProduct {
+  readonly name = 'futures';
+  readonly serial = true;
+
+  pre(ctx: ExchangeContext, c: Command): ResultCode {
+    const ci = ctx.futures.contractOf(c.market);
+    if (ci < 0) return ResultCode.ContractNotFound;
+    switch (c.type) {
+      case CommandType.PlaceOrder: return this.#prePlace(ctx, c, ci);
+      case CommandType.AmendOrder: return this.#preAmend(ctx, c, ci);
+      case CommandType.CancelOrder: return goneCode(ctx, c);
+      case CommandType.CancelAll: return ResultCode.Ok;
+      default: return ResultCode.InvalidParam;
+    }
+  }
+
+  post(ctx: ExchangeContext, c: Command, code: ResultCode, ev: BookEvents): ResultCode {
+    const ci = ctx.futures.contractOf(c.market);
+    if (code !== ResultCode.Ok) {
+      this.#undo(ctx, c, ci);
+      if (code !== ResultCode.OrderNotFound || c.type === CommandType.PlaceOrder) return code;
+      const gone = goneCode(ctx, c);
+      return gone === ResultCode.Ok ? code : gone;
+    }
+    if (c.type === CommandType.PlaceOrder) {
+      const refused = refusal(ev, c.orderId);
+      if (refused !== ResultCode.Ok) {
+        this.#undo(ctx, c, ci);
+        return refused;
+      }
+    }
+    const O = ctx.orders;
+    const time = c.time;
+    for (let i = 0; i < ev.count; i++) {
+      const kind = ev.kind[i];
+      const id = ev.orderId[i]!;
+      if (kind === EventKind.Fill) {
+        const maker = ev.makerOrderId[i]!;
+        const price = ev.price[i]!;
+        const lots = ev.lots[i]!;
+        const takerBuys = ev.code[i] !== Side.Buy; // the event's code is the maker's side
+        const takerFee = this.#settle(ctx, ci, id, takerBuys, lots, price, true, time);
+        const makerFee = this.#settle(ctx, ci, maker, !takerBuys, lots, price, false, time);
+        const rt = O.find(id);
+        const rm = O.find(maker);
+        ctx.trades.append(time, c.market, id, maker, O.uid[rt]!, O.uid[rm]!, takerBuys ? Side.Buy : Side.Sell, price, lots,
+          takerFee, makerFee);
+      } else if (kind === EventKind.Finished) {
+        const r = O.find(id);
+        const left = ev.lots[i]!;
+        let why = ev.code[i]!;
+        if (why === FinishAs.Cancelled && c.type === CommandType.CancelOrder && c.tif !== 0) why = c.tif;
+        addOpen(ctx, rowOfOrder(ctx, ci, r), O.side[r]!, -left, -1);
+        ctx.ledger.futures.closeHold(id);
+        O.finish(r, why, left, time);
+      } else if (kind === EventKind.Amended) {
+        const r = O.find(id);
+        const row = rowOfOrder(ctx, ci, r);
+        addOpen(ctx, row, O.side[r]!, ev.lots[i]! - O.left[r]!, 0);
+        O.amend(r, ev.price[i]!, ev.lots[i]!, time, c.text);
+      }
+    }
+    return code;
+  }
+
+  amendInFlight(): boolean {
+    return false; // serial: never more than one command in flight
+  }
+
+  /** One side of a fill: the position trade, the order record, the order's remaining contracts. Returns its fee. */
+  #settle(ctx: ExchangeContext, ci: number, orderId: number, buy: boolean, lots: number, price: number, taker: boolean,
+    time: number): number | bigint {
+    const O = ctx.orders;
+    const r = O.find(orderId);
+    invariant(r >= 0, 'futures fill of an unknown order');
+    const S = ctx.futures;
+    const c = S.contracts[ci]!;
+    const row = rowOfOrder(ctx, ci, r);
+    const dual = S.isDual(O.uid[r]!, S.settleCur[ci]!);
+    const sibling = dual ? positionRow(ctx, ci, O.uid[r]!, S.positions.slot[row] === PositionSlot.DualLong
+      ? PositionSlot.DualShort : PositionSlot.DualLong, time) : -1;
+    const flags = orderFlagsOf(O.account[r]!);
+    const reason = (flags & FuturesFlag.Liquidation) !== 0 ? 'liquidated' : 'close';
+    const out = tradePosition(ctx, ci, row, buy, lots, price, taker ? c.takerRate : c.makerRate, orderId, orderId, time,
+      reason, sibling);
+    const fee = ctx.ledger.futures.toAmount(S.settleCur[ci]!, out.fee);
+    O.fill(r, lots, price, fee, time, false);
+    addOpen(ctx, row, O.side[r]!, -lots, 0);
+    return fee;
+  }
+
+  #prePlace(ctx: ExchangeContext, c: Command, ci: number): ResultCode {
+    const S = ctx.futures;
+    const k = S.contracts[ci]!;
+    const cur = S.settleCur[ci]!;
+    const L = ctx.ledger.futures;
+    let flags = c.toKind;
+    if ((flags | 0) !== flags || flags < 0 || flags > ALL_FLAGS || c.kind !== AccountKind.Futures || c.sub !== cur) return ResultCode.InvalidParam;
+    const system = c.uid === INSURANCE_UID;
+    if (system !== ((flags & FuturesFlag.Liquidation) !== 0)) return ResultCode.InvalidParam;
+    if (!L.hasAccount(c.uid, cur)) return ResultCode.UserNotFound;
+    const dual = S.isDual(c.uid, cur);
+    const market = c.orderType === OrderType.Market;
+    if (c.orderType !== OrderType.Limit && !market) return ResultCode.InvalidParam;
+    if (c.tif < TimeInForce.Gtc || c.tif > TimeInForce.Fok || (market && c.tif !== TimeInForce.Ioc && c.tif !== TimeInForce.Fok)) {
+      return ResultCode.InvalidParam;
+    }
+    if (!Number.isSafeInteger(c.amount) || c.amount < 0 || !Number.isSafeInteger(c.price) || c.price < 0) return ResultCode.InvalidParam;
+    // close / auto_size: a reduce-only order of the whole position (or leg).
+    if ((flags & (FuturesFlag.Close | FuturesFlag.AutoSize)) !== 0) {
+      if (c.amount !== 0 || (flags & FuturesFlag.Close) !== 0 && (flags & FuturesFlag.AutoSize) !== 0) return ResultCode.InvalidParam;
+      if ((flags & FuturesFlag.Close) !== 0 && dual) return ResultCode.PositionDualMode;
+      if ((flags & FuturesFlag.AutoSize) !== 0 && (!dual || (c.side !== Side.Buy && c.side !== Side.Sell))) return ResultCode.InvalidParam;
+      const slot = dual ? (c.side === Side.Sell ? PositionSlot.DualLong : PositionSlot.DualShort) : PositionSlot.Single;
+      const held = S.positions.find(c.uid, c.market, slot);
+      const n = held < 0 ? 0 : S.positions.size[held]!;
+      if (n === 0) return ResultCode.PositionEmpty;
+      c.side = n > 0 ? Side.Sell : Side.Buy;
+      c.amount = Math.abs(n);
+      flags |= FuturesFlag.ReduceOnly;
+    } else {
+      if (c.side !== Side.Buy && c.side !== Side.Sell) return ResultCode.InvalidParam;
+      if (c.amount === 0) return ResultCode.SizeTooSmall;
+    }
+    if (c.amount < k.sizeMin && !system) return ResultCode.SizeTooSmall;
+    if (c.amount > k.sizeMax && !system) return ResultCode.SizeTooLarge;
+    const reduceOnly = (flags & FuturesFlag.ReduceOnly) !== 0;
+    const row = positionRow(ctx, ci, c.uid, system ? PositionSlot.Single : orderSlot(dual, c.side, reduceOnly), c.time);
+    const P = S.positions;
+    const n = P.size[row]!;
+    // Price: a multiple of the tick within the band around the mark; a market order's bound.
+    const mark = S.mark[ci]!;
+    let price = c.price;
+    if (market) {
+      if (price !== 0) return ResultCode.InvalidParam;
+      price = system ? c.price : marketBound(ctx, ci, c.side, c.amount);
+    } else {
+      if (price === 0 || price % k.tick !== 0) return ResultCode.InvalidParam;
+      if (mark > 0 && !system && BigInt(Math.abs(price - mark)) * RATE_ONE > BigInt(mark) * k.priceDeviate) return ResultCode.PriceTooDeviated;
+    }
+    if (system) {
+      const liq = this.#liquidatorPrice(ctx, ci, row, c);
+      if (liq !== ResultCode.Ok) return liq;
+      price = c.price;
+    }
+    if (reduceOnly && !system) {
+      const reduces = dual ? true : (n > 0 && c.side === Side.Sell) || (n < 0 && c.side === Side.Buy);
+      if (n !== 0 && !reduces) return ResultCode.IncreasePosition;
+      if (c.amount > Math.abs(n)) return ResultCode.ReduceExceeded;
+    }
+    if (!system) {
+      let pendingOrders = 0;
+      for (const r of P.rowsOf(c.uid, c.market)) pendingOrders += P.pending[r]!;
+      if (pendingOrders >= k.ordersLimit) return ResultCode.FuturesTooManyOrders;
+    }
+    const opening = system ? 0 : openingLots(ctx, row, c.side, c.amount, reduceOnly, dual);
+    if (opening > 0) {
+      const checked = this.#openingChecks(ctx, ci, row, c.side, opening, c.amount - opening, price);
+      if (checked !== ResultCode.Ok) return checked;
+    }
+    const candidate = ctx.lastOrderId + 1;
+    const held = L.openHold(c.time, candidate, c.uid, cur, c.market, HoldType.FuturesOrder, orderMargin(ctx, ci, row, opening, price));
+    if (held === ResultCode.BalanceNotEnough) return ResultCode.InsufficientAvailable;
+    if (held !== ResultCode.Ok) return held;
+    ctx.issueOrderId(candidate);
+    c.orderId = candidate;
+    c.stpId = system ? 0 : ctx.stpOf(c.uid);
+    c.toKind = flags;
+    // The order store keeps what the user sent (a market order at price 0); the book gets the bound.
+    ctx.orders.open(candidate, c.uid, c.market, c.side, market ? OrderType.Market : OrderType.Limit, c.tif, market ? 0 : price,
+      c.amount, c.iceberg, c.stpId, c.stpAct, c.text, c.time, L.toAmount(cur, 0n), packAccount(AccountKind.Futures, flags));
+    c.orderType = OrderType.Limit;
+    c.price = price;
+    addOpen(ctx, row, c.side, c.amount, 1);
+    return ResultCode.Ok;
+  }
+
+  /**
+   * Checks of an order's opening part at `price`: the risk limit, the liquidation price of an isolated
+   * position, and that the position, filled, would not be liquidatable at once at the mark.
+   */
+  #openingChecks(ctx: ExchangeContext, ci: number, row: number, side: number, opening: number, closing: number, price: number): ResultCode {
+    const S = ctx.futures;
+    const k = S.contracts[ci]!;
+    const P = S.positions;
+    const n = P.size[row]!;
+    const buy = side === Side.Buy;
+    const after = n + (buy ? closing + opening : -(closing + opening));
+    if (positionValue(k, after, price) > P.riskLimit[row]!) return ResultCode.RiskLimitExceeded;
+    const mark = S.mark[ci]!;
+    if (P.leverage[row] === 0 || mark <= 0) return ResultCode.Ok; // cross: judged on the account
+    const margin = ctx.ledger.futures.held(positionHoldKey(row));
+    const sameWay = n === 0 || (n > 0) === buy;
+    if (sameWay && n !== 0) {
+      const liq = Number(liquidationPrice(k, n, P.basis[row]!, margin < 0n ? 0n : margin, P.riskLimit[row]!));
+      if (liq > 0 && (buy ? price <= liq : price >= liq)) return ResultCode.PriceOverLiquidation;
+    }
+    // The position after a full fill at `price` (closing part first, then the opening part).
+    let basis = P.basis[row]!;
+    let m = margin < 0n ? 0n : margin;
+    if (!sameWay) {
+      basis = 0n; // the closing part empties it: what opens is all that is left
+      m = 0n;
+    }
+    basis += cashFlow(k, buy, BigInt(opening), BigInt(price));
+    m += openingMargin(valueAt(k, BigInt(opening), BigInt(price)), P.leverage[row]!);
+    const upnl = unrealisedPnl(k, after, basis, mark);
+    const mm = maintenanceMargin(k, positionValue(k, after, mark), mmrOf(k, P.riskLimit[row]!));
+    return m + upnl <= mm ? ResultCode.LiquidateImmediately : ResultCode.Ok;
+  }
+
+  /**
+   * The liquidator's order (INSURANCE_UID, flag Liquidation, a market IOC): it closes the whole position it took
+   * over at no worse than the price at which the loss would use up the insurance fund (the position's
+   * bankruptcy price with the fund as its margin). Sets c.side, c.amount, c.price.
+   */
+  #liquidatorPrice(ctx: ExchangeContext, ci: number, row: number, c: Command): ResultCode {
+    const S = ctx.futures;
+    const k = S.contracts[ci]!;
+    const P = S.positions;
+    const n = P.size[row]!;
+    if (n === 0 || c.tif !== TimeInForce.Ioc) return ResultCode.NothingDue;
+    const fund = ctx.ledger.futures.insuranceFund(S.settleCur[ci]!);
+    c.side = n > 0 ? Side.Sell : Side.Buy;
+    c.amount = Math.abs(n);
+    // The worst price the fund can absorb: equity(P) = fund + basis + cash(closing at P) ≥ 0.
+    const bound = Number(bankruptcyPrice(k, n, P.basis[row]!, fund));
+    const tick = k.tick;
+    c.price = n > 0 ? Math.max(tick, Math.ceil(bound / tick) * tick) : Math.max(tick, Math.floor(bound / tick) * tick);
+    return ResultCode.Ok;
+  }
+
+  #preAmend(ctx: ExchangeContext, c: Command, ci: number): ResultCode {
+    const gone = goneCode(ctx, c);
+    if (gone !== ResultCode.Ok) return gone;
+    const O = ctx.orders;
+    const r = O.find(c.orderId);
+    if (O.type[r] === OrderType.Market || (orderFlagsOf(O.account[r]!) & FuturesFlag.Liquidation) !== 0) return ResultCode.InvalidParam;
+    const S = ctx.futures;
+    const k = S.contracts[ci]!;
+    const price = c.price === 0 ? O.price[r]! : c.price;
+    const total = c.amount === 0 ? O.amount[r]! : c.amount;
+    if (!Number.isSafeInteger(price) || price <= 0 || price % k.tick !== 0 || !Number.isSafeInteger(total) || total <= 0) return ResultCode.InvalidParam;
+    if (total > k.sizeMax) return ResultCode.SizeTooLarge;
+    const left = total - O.filledLots[r]!;
+    if (left <= 0) return ResultCode.Ok; // the book answers AmendBelowFilled
+    const mark = S.mark[ci]!;
+    if (c.price !== 0 && mark > 0 && BigInt(Math.abs(price - mark)) * RATE_ONE > BigInt(mark) * k.priceDeviate) return ResultCode.PriceTooDeviated;
+    const row = rowOfOrder(ctx, ci, r);
+    const flags = orderFlagsOf(O.account[r]!);
+    const reduceOnly = (flags & FuturesFlag.ReduceOnly) !== 0;
+    const P = S.positions;
+    if (reduceOnly && left > Math.abs(P.size[row]!)) return ResultCode.ReduceExceeded;
+    // Re-hold for the new remainder, as if the order were placed now (its own contracts not counted as pending).
+    addOpen(ctx, row, O.side[r]!, -O.left[r]!, 0);
+    const opening = openingLots(ctx, row, O.side[r]!, left, reduceOnly, S.isDual(c.uid, S.settleCur[ci]!));
+    addOpen(ctx, row, O.side[r]!, O.left[r]!, 0);
+    const need = orderMargin(ctx, ci, row, opening, price);
+    const L = ctx.ledger.futures;
+    const heldNow = L.held(c.orderId);
+    c.reserved = heldNow;
+    const rc = need >= heldNow ? L.move(0, c.orderId, need - heldNow) : L.move(c.orderId, 0, heldNow - need);
+    if (rc !== ResultCode.Ok) return ResultCode.InsufficientAvailable;
+    return ResultCode.Ok;
+  }
+
+  /** Reverses what R1 did for a command the book (or the post-only / fill-or-kill rule) refused. */
+  #undo(ctx: ExchangeContext, c: Command, ci: number): void {
+    const O = ctx.orders;
+    const L = ctx.ledger.futures;
+    if (c.type === CommandType.PlaceOrder) {
+      const r = O.find(c.orderId);
+      if (r < 0) return;
+      addOpen(ctx, rowOfOrder(ctx, ci, r), O.side[r]!, -O.left[r]!, -1);
+      L.closeHold(c.orderId);
+      O.discard(r);
+    } else if (c.type === CommandType.AmendOrder && typeof c.reserved === 'bigint') {
+      const now = L.held(c.orderId);
+      if (now >= 0n && now !== c.reserved) {
+        invariant((now > c.reserved ? L.move(c.orderId, 0, now - c.reserved) : L.move(0, c.orderId, c.reserved - now)) === ResultCode.Ok,
+          'amend hold could not be restored');
+      }
+    }
+  }
+}
+
+/** ORDER_POC_IMMEDIATE / ORDER_FOK when the placed order finished at once as post-only or fill-or-kill, else Ok. */
+function refusal(ev: BookEvents, orderId: number): ResultCode {
+  for (let i = 0; i < ev.count; i++) {
+    if (ev.kind[i] !== EventKind.Finished || ev.orderId[i] !== orderId) continue;
+    if (ev.code[i] === FinishAs.Poc) return ResultCode.OrderPocImmediate;
+    if (ev.code[i] === FinishAs.Fok) return ResultCode.OrderFok;
+  }
+  return ResultCode.Ok;
+}
