@@ -53,6 +53,11 @@ export class EngineStream {
   /** PlaceOrders in the stream (= the engine's last order id when all are accepted). */
   places = 0;
   readonly markets: number;
+  /**
+   * -1: spot. Otherwise the stream trades a perpetual contract settled in this currency index: credits go to
+   * users' futures accounts and orders carry kind Futures, sub = the settle currency.
+   */
+  futuresSettle = -1;
   readonly type: Uint8Array;
   readonly uid: Int32Array;
   readonly market: Uint8Array;
@@ -95,8 +100,10 @@ export class EngineStream {
     c.amount = this.amount[i]!;
     c.iceberg = 0; c.stpAct = 0; c.stpId = 0; c.reserved = 0;
     c.currency = credit ? this.market[i]! : 0;
-    c.kind = credit ? AccountKind.Spot : 0;
-    c.sub = 0; c.toUid = 0; c.toKind = 0; c.toSub = 0; c.text = '';
+    const futures = this.futuresSettle >= 0;
+    c.kind = futures ? AccountKind.Futures : credit ? AccountKind.Spot : 0;
+    c.sub = futures ? (credit ? c.currency : this.futuresSettle) : 0;
+    c.toUid = 0; c.toKind = 0; c.toSub = 0; c.text = '';
     return c;
   }
 }
@@ -161,4 +168,43 @@ export function buildEngineStream(ec: CommandStream, markets: number, perMarket:
   s.prefill = k;
   for (let i = ec.prefill; i < benchEnd; i++) for (let m = 0; m < markets; m++) emit(i, m);
   return s;
+}
+
+/**
+ * The EC stream on one linear perpetual, `BX0_USD` settled in USD (quanto 1, price tick 1, USD at scale 2, so one
+ * contract at p ticks is worth p × 100 units): every user's futures account is credited twice CREDIT_UNITS (~10^4
+ * times the margin of the largest position the stream builds), leverage stays at the
+ * contract's default (10), and every fill opens, grows, shrinks or flips positions with margin, fees and realised
+ * PnL. Risk limits and order counts are set out of reach so no place is refused (order ids line up as in the spot
+ * stream). There is no mark price, so no price band applies. FOK places become IOC: a futures FOK that cannot
+ * fill is refused (Gate's ORDER_FOK) and would get no id.
+ */
+export function ecFuturesDefinition(): ExchangeDefinition {
+  const users = [];
+  for (let u = 1; u <= USERS_PER_MARKET; u++) users.push({ uid: u });
+  return {
+    currencies: [{ code: 'USD', scale: CURRENCY_SCALE, maxSupply: MAX_SUPPLY }],
+    markets: [],
+    users,
+    futures: { contracts: [{
+      name: 'BX0_USD', settle: 'usd', quanto_multiplier: '1', order_price_round: '1', leverage_max: '100', maintenance_rate: '0.005',
+      maker_fee_rate: '-0.0001', taker_fee_rate: '0.00075', risk_limit_base: '100000000000', risk_limit_step: '100000000000',
+      risk_limit_max: '100000000000', order_size_max: 1_000_000_000, orders_limit: 1_000_000,
+    }] },
+  };
+}
+
+/** The first `perContract` benchmark commands (after the pre-fill) of `ec` on the perpetual of ecFuturesDefinition. @allocates */
+export function buildFuturesEngineStream(ec: CommandStream, perContract: number): EngineStream {
+  const spot = buildEngineStream(ec, 1, perContract);
+  spot.futuresSettle = 0;
+  for (let i = 0; i < spot.length; i++) {
+    if (spot.type[i] === CommandType.Credit) {
+      // Both of a user's credits (USD and the spot base) fund its futures account in USD.
+      spot.market[i] = 0;
+    } else if (spot.type[i] === CommandType.PlaceOrder && spot.tif[i] === 4) {
+      spot.tif[i] = 2;
+    }
+  }
+  return spot;
 }

@@ -12,6 +12,9 @@
  *   here, so --quick runs only the first `--shards` count on it.
  * - `ec-ledger-8markets`: 8 markets, each its own copy of the stream (own users, own ids), interleaved round-robin
  *   (8 × 250k; --quick 8 × 10k), so that 2+ shards have work.
+ * - `ec-futures-1contract`: the 1-market stream on a linear perpetual (ec-engine-stream.ts ecFuturesDefinition):
+ *   every fill moves positions, margin, fees and realised PnL; FOK places become IOC. Rows: inline journal off and
+ *   pipelined, threaded ×1 journal off (futures commands run one at a time there: the product is serial).
  * Rows per scenario: inline (shards 0 = no worker) journal off; inline with a journal, fsync per batch
  * (flush every 256 commands) awaited before the next batch (`flush_depth` 1) and pipelined (up to 16 flushes
  * in flight, the event loop turned once per batch so writes and syncs proceed, `flush_depth` 16); threaded
@@ -69,7 +72,7 @@ import { type ResultCallback, ThreadedEngine } from '../../src/engine/threaded-e
 import { generateEc, type EcResult } from '../core/ec-generator.js';
 import { LatencyRecorder, type Percentiles, gcNow, hasGc, median } from '../core/measure.js';
 import { KIND_NAMES, type Kind } from '../core/stream.js';
-import { buildEngineStream, ecDefinition, type EngineStream } from './ec-engine-stream.js';
+import { buildEngineStream, buildFuturesEngineStream, ecDefinition, ecFuturesDefinition, type EngineStream } from './ec-engine-stream.js';
 import { machineInfo } from '../machine.js';
 import { BENCH_USAGE, exitWithUsage } from '../help.js';
 
@@ -91,7 +94,7 @@ const CFG = QUICK
   ? { inlinePasses: 2, threadedPasses: 1, single: 60_000, perMarket: 10_000, recoveryPerMarket: 25_000, latency: 5_000 }
   : { inlinePasses: 3, threadedPasses: 3, single: 2_000_000, perMarket: 250_000, recoveryPerMarket: 1_250_000, latency: 200_000 };
 const MARKETS = 8;
-const SCENARIOS = ['ec-ledger-1market', 'ec-ledger-8markets'] as const;
+const SCENARIOS = ['ec-ledger-1market', 'ec-ledger-8markets', 'ec-futures-1contract'] as const;
 const SEED = 1;
 const T0 = 1_767_225_600_000_000;
 const FLUSH_EVERY = 256;
@@ -303,7 +306,7 @@ async function measure(sc: Scenario, who: Runner, journal: JournalMode | null, f
   return {
     scenario: sc.name, runner: who.runner, shards: who.shards, journal: journal !== null,
     fsync: journal === null ? 'off' : 'batch', flush_every: journal === null ? null : FLUSH_EVERY,
-    flush_depth: journal === null ? null : journal.depth, markets: sc.def.markets.length, commands: sc.commands,
+    flush_depth: journal === null ? null : journal.depth, markets: sc.def.markets.length + (sc.def.futures?.contracts.length ?? 0), commands: sc.commands,
     passes, commands_per_sec: Math.round(rate), pass_commands_per_sec: rates.map(Math.round),
     p50_ns: lat.p50, p99_ns: lat.p99, p999_ns: lat.p999, max_ns: lat.max, latency_commands: lat.count,
     latency_in_flight: who.runner === 'threaded' ? LAT_WINDOW : 1, state_hash: last?.hash ?? '',
@@ -322,17 +325,23 @@ function mix(name: string, s: EngineStream): void {
   log(`${name}: ${n.toLocaleString('en-US')} timed commands after ${s.prefill.toLocaleString('en-US')} untimed (credits + pre-fill); mix ${parts.join(', ')}`);
 }
 
-async function runScenario(name: string, g: EcResult, markets: number, perMarket: number, shardCounts: readonly number[]): Promise<void> {
-  const stream = buildEngineStream(g.stream, markets, perMarket);
-  const sc: Scenario = { name, def: ecDefinition(markets), stream, hashes: [], commands: stream.length - stream.prefill };
+/**
+ * One scenario's rows. `futures`: the EC stream on a perpetual (ec-engine-stream.ts buildFuturesEngineStream),
+ * measured inline (journal off and depth 16) and threaded ×1 (futures commands run serially there).
+ */
+async function runScenario(name: string, g: EcResult, markets: number, perMarket: number, shardCounts: readonly number[],
+  futures = false): Promise<void> {
+  const stream = futures ? buildFuturesEngineStream(g.stream, perMarket) : buildEngineStream(g.stream, markets, perMarket);
+  const def = futures ? ecFuturesDefinition() : ecDefinition(markets);
+  const sc: Scenario = { name, def, stream, hashes: [], commands: stream.length - stream.prefill };
   mix(name, stream);
   const out: Row[] = [];
   out.push(await measure(sc, { runner: 'inline', shards: 0 }, null, true));
-  out.push(await measure(sc, { runner: 'inline', shards: 0 }, { depth: 1 }, false));
+  if (!futures) out.push(await measure(sc, { runner: 'inline', shards: 0 }, { depth: 1 }, false));
   out.push(await measure(sc, { runner: 'inline', shards: 0 }, { depth: PIPELINE_DEPTH }, false));
-  for (const shards of shardCounts) {
+  for (const shards of futures ? [1] : shardCounts) {
     out.push(await measure(sc, { runner: 'threaded', shards }, null, false));
-    out.push(await measure(sc, { runner: 'threaded', shards }, { depth: PIPELINE_DEPTH }, false));
+    if (!futures) out.push(await measure(sc, { runner: 'threaded', shards }, { depth: PIPELINE_DEPTH }, false));
   }
   const match = sc.hashes.every((h) => h === sc.hashes[0]);
   if (!match) log(`WARNING ${name}: state hashes differ between rows or passes: ${[...new Set(sc.hashes)].join(', ')}`);
@@ -492,7 +501,9 @@ function grid(head: string[], body: string[][], firstNumeric: number): string[] 
 }
 
 function notes(): string[] {
-  const eng = rows.filter((r) => r.scenario.startsWith('ec-'));
+  // The targets are the spot pipeline's; the futures scenario is reported beside it.
+  const eng = rows.filter((r) => r.scenario.startsWith('ec-ledger-'));
+  const fut = rows.filter((r) => r.scenario === 'ec-futures-1contract');
   const rate = (r: Row | undefined): number => (r?.commands_per_sec as number | undefined) ?? 0;
   const bestThreaded = eng.filter((r) => r.runner === 'threaded' && r.journal === false).sort((a, b) => rate(b) - rate(a))[0];
   const costs = eng.filter((r) => r.journal === true && r.flush_depth === PIPELINE_DEPTH).map((r) => {
@@ -517,6 +528,12 @@ function notes(): string[] {
     `target replay ≥ ${fmt(TARGETS.replayPerSec)} commands/s: ${met(rate(replay) >= TARGETS.replayPerSec)} (${fmt(rate(replay))})`,
     'latency: inline = one submit; threaded = submit → callback with ≤ 16 in flight; journal rows exclude the wait for the flush.',
   ];
+  const futInline = fut.find((r) => r.runner === 'inline' && r.journal === false);
+  const spotInline = eng.find((r) => r.scenario === 'ec-ledger-1market' && r.runner === 'inline' && r.journal === false);
+  if (futInline !== undefined && spotInline !== undefined) {
+    out.push(`futures: the same stream on a perpetual runs ${fmt(rate(futInline))} commands/s inline = `
+      + `${(rate(futInline) / rate(spotInline)).toFixed(2)}× the spot 1-market row (positions, margin and PnL on every fill)`);
+  }
   return out;
 }
 
@@ -539,6 +556,7 @@ async function main(): Promise<void> {
       + `(exchange-core README: 9% GTC, 3% IOC, 6% cancel, 82% move, ~6% trading)`);
     await runScenario(SCENARIOS[0], g, 1, CFG.single, QUICK ? SHARDS.slice(0, 1) : SHARDS);
     await runScenario(SCENARIOS[1], g, MARKETS, CFG.perMarket, SHARDS);
+    await runScenario(SCENARIOS[2], g, 1, CFG.single, [1], true);
     await runRecovery(g);
   } finally {
     await rm(dir, { recursive: true, force: true });
