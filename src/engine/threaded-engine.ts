@@ -7,10 +7,15 @@
  * oldest in-flight command's shard is the only ring read — and runs R2, then calls the command's callback.
  * So R2 effects (fills, fees, trade ids, account-book entries) happen in exactly the inline order.
  *
+ * Serial products (futures: BookProduct.serial) keep their books on this thread ("local books"): their
+ * commands run alone anyway, so a round trip through a shard would only add a wake-up per command (tens of
+ * µs) while everything behind waits. A local book command runs R1, the book and R2 in one step, exactly as
+ * the inline runner does, once nothing is in flight.
+ *
  * Determinism (same commands → same events → same state hash as InlineEngine):
  * - funds commands are barriers: they wait until nothing is in flight; PutRecords waits while a command in
  *   flight carries records (those land in its R2), so records are put in sequence order; a serial product's
- *   book command (futures) waits until nothing is in flight, and nothing starts while it is in flight;
+ *   book command (futures) waits until nothing is in flight, and runs to completion before the next;
  * - a BalanceNotEnough with commands in flight waits for them and retries (R2 only adds funds, so the retry
  *   gets the inline answer); amends reserve pessimistically while their market has commands in flight;
  * - an amend waits while an earlier amend of the same order is in flight (Exchange.amendInFlight: that
@@ -38,9 +43,13 @@
 import type { Clock } from '../core/clock.js';
 import { Command, CommandType } from '../core/command.js';
 import { invariant } from '../core/invariant.js';
-import { Exchange, isBookCommand } from '../core/exchange/exchange.js';
+import { applyToBook, Exchange, isBookCommand } from '../core/exchange/exchange.js';
 import { bookMarketSpecs, type ExchangeDefinition } from '../core/exchange/exchange-definition.js';
+import { defineMarket } from '../core/market.js';
+import { ArrayOrderBook } from '../core/matching/array-order-book.js';
 import { BookEvents, EventKind } from '../core/matching/book-events.js';
+import type { OrderBook } from '../core/matching/order-book.js';
+import { PlaceOrder } from '../core/matching/order-types.js';
 import { ResultCode } from '../core/result-code.js';
 import type { JournalWriter } from './journal/writer.js';
 import { seqLt } from './ring/layout.js';
@@ -54,6 +63,7 @@ import {
 import type { ShardData } from './shard/market-shard.worker.js';
 import type { BookState, SnapshotData } from '../protocol/snapshot-codec.js';
 import { SNAPSHOT_VERSION } from './snapshot/format.js';
+import { captureBook, restoreBook } from './snapshot/capture.js';
 import { spawnWorker } from './workers/spawn-worker.js';
 import type { Worker } from 'node:worker_threads';
 
@@ -115,8 +125,6 @@ interface Shard {
 const noop: ResultCallback = () => undefined;
 /** Commands dispatched between publishes of the shard rings (power of two minus one). */
 const PUBLISH_SLICE_MASK = 63;
-/** Ring checks a serial command's wait spins before awaiting (see run). */
-const SERIAL_SPIN = 20_000;
 
 /** A fixed-capacity FIFO of reusable Commands with a callback each. */
 class CommandQueue {
@@ -153,12 +161,14 @@ export class ThreadedEngine {
   readonly exchange: Exchange;
   readonly sequencer: Sequencer;
   readonly #shards: Shard[];
+  /** Market index → shard, or -1 for a local book (a serial product's, on this thread). */
   readonly #shardOf: number[];
+  /** The local books by market index (undefined where a shard owns the market). */
+  readonly #local: (OrderBook | undefined)[];
+  readonly #place = new PlaceOrder();
   readonly #intake: CommandQueue;
   readonly #pending: CommandQueue;
   readonly #inFlight: Int32Array;
-  /** Commands of a serial product (BookProduct.serial) in flight: 0 or 1. */
-  #serialInFlight = 0;
   /** Commands in flight (dispatched, R2 not yet applied) that carry records: their records land in R2. */
   #recordsInFlight = 0;
   /** Intake head already stamped (waiting to retry R1 or for ring space). */
@@ -181,15 +191,17 @@ export class ThreadedEngine {
   #closing = false;
   readonly #onFailure: ((failure: EngineFailure) => void) | undefined;
 
-  private constructor(def: ExchangeDefinition, options: ThreadedEngineOptions, shards: Shard[], shardOf: number[]) {
-    this.exchange = new Exchange(def);
+  private constructor(exchange: Exchange, options: ThreadedEngineOptions, shards: Shard[], shardOf: number[],
+    local: (OrderBook | undefined)[]) {
+    this.exchange = exchange;
     this.sequencer = new Sequencer(options.clock, options.journal);
     this.#shards = shards;
     this.#shardOf = shardOf;
+    this.#local = local;
     this.#intake = new CommandQueue(options.intake ?? 1 << 14);
     const pendingCap = shards.reduce((n, s) => n + s.commands.capacity, 0);
     this.#pending = new CommandQueue(pendingCap);
-    this.#inFlight = new Int32Array(bookMarketSpecs(def).length);
+    this.#inFlight = new Int32Array(shardOf.length);
     this.#onFailure = options.onFailure;
     shards.forEach((s, i) => {
       s.worker.on('error', (e) => this.#fail(new ShardFailure(i, undefined, e)));
@@ -199,11 +211,21 @@ export class ThreadedEngine {
     });
   }
 
-  /** Starts the shard workers. @allocates */
+  /** Starts the shard workers and builds the local books. @allocates */
   static start(def: ExchangeDefinition, options: ThreadedEngineOptions): ThreadedEngine {
     const n = Math.max(1, options.shards);
     const assign = options.assign ?? ((m: number) => m % n);
-    const shardOf = bookMarketSpecs(def).map((_, m) => assign(m));
+    const exchange = new Exchange(def);
+    const specs = bookMarketSpecs(def);
+    const isLocal = (m: number): boolean => exchange.isSerial(CommandType.PlaceOrder, m);
+    const shardOf = specs.map((_, m) => (isLocal(m) ? -1 : assign(m)));
+    const local = specs.map((spec, m) => {
+      if (!isLocal(m)) return undefined;
+      const book = new ArrayOrderBook(defineMarket(spec));
+      const restored = options.snapshot?.books[m];
+      if (restored !== undefined) restoreBook(book, restored);
+      return book;
+    });
     const commandCapacity = options.commandRing ?? 1 << 12;
     const eventCapacity = options.eventRing ?? 1 << 14;
     const shards: Shard[] = [];
@@ -221,7 +243,7 @@ export class ThreadedEngine {
       const worker = spawnWorker(new URL('./shard/market-shard.worker.js', import.meta.url), data);
       shards.push({ worker, commands, events });
     }
-    const engine = new ThreadedEngine(def, options, shards, shardOf);
+    const engine = new ThreadedEngine(exchange, options, shards, shardOf, local);
     if (options.snapshot !== undefined) {
       engine.exchange.importState(options.snapshot.exchange);
       engine.sequencer.resumeAfter(options.snapshot.seq);
@@ -293,12 +315,12 @@ export class ThreadedEngine {
       // but its records land in R1: it waits while a command in flight still has records to land in R2, so
       // that records are put in sequence order (the same key written by both ends as the log says).
       if (!book && this.#pending.size > 0 && (c.type !== CommandType.PutRecords || this.#recordsInFlight > 0)) break;
-      // A serial product's command (futures) runs alone: it waits for nothing in flight, and everything waits for it.
-      if (this.#serialInFlight > 0) break;
-      const serial = book && this.exchange.isSerial(c.type, c.market);
-      if (serial && this.#pending.size > 0) break;
-      if (book && this.#shards[this.#shardOf[c.market] ?? 0]!.commands.freeSlots() === 0) break;
-      if (book && this.#pending.size === this.#pending.capacity) break;
+      // A local book's command (a serial product's: futures) waits until nothing is in flight, then completes here.
+      const shardIndex = book ? (this.#shardOf[c.market] ?? 0) : 0;
+      const local = shardIndex < 0;
+      if (local && this.#pending.size > 0) break;
+      if (book && !local && this.#shards[shardIndex]!.commands.freeSlots() === 0) break;
+      if (book && !local && this.#pending.size === this.#pending.capacity) break;
       if (!this.#headStamped) {
         this.#midGroup = q.continues[q.head] === 1;
         if (q.replayed[q.head] === 0) {
@@ -327,6 +349,8 @@ export class ThreadedEngine {
         } finally {
           q.pop();
         }
+      } else if (local) {
+        this.#runLocal(c, done);
       } else {
         this.#dispatch(c, done);
         q.pop();
@@ -369,7 +393,6 @@ export class ThreadedEngine {
       }
       this.#inFlight[c.market]!--;
       if (c.record !== '') this.#recordsInFlight--;
-      if (this.exchange.isSerial(c.type, c.market)) this.#serialInFlight--;
       const done = p.done[p.head]!;
       // The slot's Command stays intact until a later dispatch (pump), which a callback cannot reach.
       p.pop();
@@ -392,9 +415,6 @@ export class ThreadedEngine {
       if (progressed === 0 && this.#pending.size > 0) {
         const c = this.#pending.cmds[this.#pending.head]!;
         const ring = this.#shards[this.#shardOf[c.market]!]!.events;
-        // A serial command (futures) holds everything behind it and its result usually arrives within
-        // microseconds: spin on the ring briefly before paying for an asynchronous wake-up (tens of µs).
-        if (this.#serialInFlight > 0 && spinUntilPublished(ring, (ring.consumed + 1) | 0)) continue;
         await this.#wait.waitFor(ring, (ring.consumed + 1) | 0);
       } else if (progressed === 0) {
         // Nothing in flight, yet intake waits: a capture holds it until the shards' books arrive as message
@@ -430,6 +450,7 @@ export class ThreadedEngine {
       for (const s of this.#shards) this.#control(s, ctrl);
       const books: BookState[] = [];
       for (const r of await Promise.all(replies)) for (const [m, b] of r.books) books[m] = b;
+      this.#local.forEach((b, m) => { if (b !== undefined) books[m] = captureBook(b); });
       return {
         formatVersion: SNAPSHOT_VERSION,
         seq,
@@ -509,6 +530,7 @@ export class ThreadedEngine {
       for (const s of this.#shards) this.#control(s, ctrl);
       const hashes: string[] = [];
       for (const list of await Promise.all(replies)) for (const [m, h] of list) hashes[m] = h;
+      this.#local.forEach((b, m) => { if (b !== undefined) hashes[m] = b.stateHash(); });
       return { hash: this.exchange.stateHash(hashes), seq };
     });
   }
@@ -612,7 +634,6 @@ export class ThreadedEngine {
     }
     this.#headStamped = false;
     this.#recordsInFlight = 0;
-    this.#serialInFlight = 0;
     return answered;
   }
 
@@ -630,7 +651,30 @@ export class ThreadedEngine {
     this.#pending.commit();
     this.#inFlight[c.market]!++;
     if (c.record !== '') this.#recordsInFlight++;
-    if (this.exchange.isSerial(c.type, c.market)) this.#serialInFlight++;
+  }
+
+  /**
+   * A local book's command after R1 (nothing in flight): the book step and R2 here, then the callback, as the
+   * inline runner does. The intake head is popped after the callback (a submit from inside it must not take
+   * this slot), even when it throws.
+   */
+  #runLocal(c: Command, done: ResultCallback): void {
+    const ev = this.#events;
+    let final: ResultCode;
+    try {
+      const code = applyToBook(this.#local[c.market]!, c, this.#place, ev);
+      final = this.exchange.post(c, code, ev);
+    } catch (e) {
+      ev.clear();
+      this.#intake.pop();
+      throw this.#fail(applyFailure(e, c));
+    }
+    try {
+      done(final, c, ev);
+    } finally {
+      ev.clear();
+      this.#intake.pop();
+    }
   }
 
   /** Sends a control command; called only when nothing is outstanding, so the ring has room. */
@@ -640,12 +684,6 @@ export class ThreadedEngine {
     writeCommand(s.commands.slots64, s.commands.f64Offset(seq), c);
     s.commands.publish(seq);
   }
-}
-
-/** Spins (at most SERIAL_SPIN checks, some tens of µs) until `ring` has published `seq`; true when it has. */
-function spinUntilPublished(ring: SpscRing, seq: number): boolean {
-  for (let i = 0; i < SERIAL_SPIN; i++) if (!seqLt(ring.available(), seq)) return true;
-  return false;
 }
 
 /** Calls an answer of closeIntake or abandon; one that throws is logged and does not stop the others. */
