@@ -4,7 +4,9 @@
  *   PUT /unified/unified_mode   {mode, settings?} → 204
  * A switch is one UnifiedSetMode command: refused with USER_PENDING_ORDERS while the account has open orders,
  * USER_LIAB when it owes and the target mode does not borrow (classic, single_currency), and
- * INVALID_PARAM_VALUE when multi_currency's usdt_futures or options would be switched off. Settings not sent
+ * INVALID_PARAM_VALUE when multi_currency's usdt_futures or options would be switched off, POSITION_HOLDING /
+ * USER_PENDING_ORDERS when the switch starts or stops carrying USDT futures with a USDT position or futures order
+ * open (docs/unified.md, "USDT futures in the unified account"). Settings not sent
  * keep their value; settings the target mode does not have are dropped (see docs/unified.md).
  */
 import { CommandType } from '../../core/command.js';

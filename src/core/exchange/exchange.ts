@@ -101,6 +101,9 @@ export class Exchange implements ExchangeContext {
     this.spotMarkets = spot.length;
     this.markets = [...spot, ...bookMarketSpecs(def).slice(spot.length).map(defineMarket)];
     this.futures = defineFutures(def, this.ledger, this.currencies, this.markets.length);
+    // Seed 4.6: a unified account's USDT futures settle in, and take margin from, its unified (Spot) USDT.
+    const usdt = this.currencies.indexOf('USDT');
+    this.ledger.futures.marginOnSpot((uid, cur) => cur === usdt && this.unified.carriesUsdtFutures(uid));
     const fees = def.markets.map(marketFees);
     this.#takerPpm = fees.map((f) => f.taker);
     this.#makerPpm = fees.map((f) => f.maker);

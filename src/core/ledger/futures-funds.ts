@@ -1,7 +1,8 @@
 /**
  * Futures money in the ledger: margin holds, realised PnL through the clearing balance, fees and funding.
  *
- * A user's futures account for settle currency `cur` is the record (uid, Futures, sub = cur, cur). Its
+ * A user's futures account for settle currency `cur` is the record (uid, Futures, sub = cur, cur) — or, for a
+ * unified account whose mode carries USDT futures, its Spot record of USDT (futuresRecord). Its
  * `available` is free margin; its `locked` is the sum of its margin holds:
  * - an order-margin hold per open futures order (key = the order id, HoldType.FuturesOrder), what the order
  *   sets aside to open a position;
@@ -51,8 +52,12 @@ export const isFuturesHold = (type: number): boolean => type === HoldType.Future
 const asAmount = (p: LedgerParts, cur: number, v: bigint): Amount => (p.currencies.wide[cur] === true ? v : Number(v));
 const big = (v: Amount): bigint => (typeof v === 'bigint' ? v : BigInt(v));
 
-/** The futures record of (uid, cur), or -1 when the account has never been funded. */
+/**
+ * The record that carries (uid, cur)'s futures margin, or -1 when there is none (never funded): the Futures
+ * account, or the Spot account of a unified account that margins its USDT futures there (LedgerParts.futuresOnSpot).
+ */
 export function futuresRecord(p: LedgerParts, uid: number, cur: number): number {
+  if (p.futuresOnSpot(uid, cur)) return p.store.findRecord(uid, AccountKind.Spot, 0, cur);
   return p.store.findRecord(uid, AccountKind.Futures, cur, cur);
 }
 
@@ -273,6 +278,19 @@ export class FuturesFunds {
 
   constructor(p: LedgerParts) {
     this.#p = p;
+  }
+
+  /**
+   * Names where futures margin lives per (uid, settle currency): `onSpot` true means the user's Spot account
+   * (unified accounts). Called once by the exchange; `onSpot` must be a pure function of exchange state.
+   */
+  marginOnSpot(onSpot: (uid: number, cur: number) => boolean): void {
+    this.#p.futuresOnSpot = onSpot;
+  }
+
+  /** True when futures margin of (uid, cur) lives in the user's Spot account (see marginOnSpot). */
+  onSpot(uid: number, cur: number): boolean {
+    return this.#p.futuresOnSpot(uid, cur);
   }
 
   /** True when (uid)'s futures account of currency index `cur` exists (it was ever funded). */

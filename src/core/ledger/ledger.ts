@@ -61,6 +61,7 @@ export class Ledger {
       holds: new HoldTable(),
       book: new AccountBook(options.accountBookCapacity ?? 1 << 16),
       fees: { taker: 0, maker: 0 },
+      futuresOnSpot: () => false,
     };
     this.#p.store.addUser(PLATFORM_UID, 0);
     this.futures = new FuturesFunds(this.#p);

@@ -18,6 +18,12 @@ export interface LedgerParts {
   readonly book: AccountBook;
   /** Fees of the last settled fill (taker's and maker's, each in the currency it received). */
   fees: { taker: Amount; maker: Amount };
+  /**
+   * Where the futures margin of (uid, settle currency) lives: true for the user's Spot account (a unified
+   * account whose mode carries USDT futures), false for its own Futures account. Set once by the exchange
+   * (FuturesFunds.marginOnSpot); a pure function of the exchange state.
+   */
+  futuresOnSpot: (uid: number, cur: number) => boolean;
 }
 
 /** The platform's uid: its Spot account receives trading fees. */

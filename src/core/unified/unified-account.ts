@@ -6,6 +6,7 @@
  * CUR_USDT (a currency with neither has no price: worth 0, not borrowable).
  */
 import type { ExchangeContext } from '../exchange/context.js';
+import { crossFigures } from '../futures/account-figures.js';
 import { AccountKind } from '../ledger/account-kinds.js';
 import type { Price } from './unified-params.js';
 import { type AccountFigures, accountFigures, borrowable, type Holding } from './valuation.js';
@@ -43,15 +44,23 @@ export function priceOf(ex: ExchangeContext, code: string): Price | undefined {
   return m < 0 ? undefined : lastPrice(ex, m);
 }
 
-/** The holding of `uid` in currency index `cur`. */
+/**
+ * The holding of `uid` in currency index `cur`. When the account carries the currency's futures (USDT futures
+ * in multi_currency with usdt_futures, or portfolio), their margin is already in `freeze` (margin holds on
+ * this balance) and `futures` adds their unrealised PnL and margin requirements.
+ */
 export function holdingOf(ex: ExchangeContext, uid: number, cur: number, price?: Price): Holding {
   const code = ex.currencies[cur]!;
   const b = ex.ledger.balance(uid, AccountKind.Spot, 0, code)!;
-  return {
+  const holding: Holding = {
     code, scale: ex.definition.currencies[cur]!.scale,
     available: BigInt(b.available), freeze: BigInt(b.locked), borrowed: BigInt(b.borrowed), interest: BigInt(b.interest),
     price: price ?? priceOf(ex, code),
   };
+  if (ex.futures.contracts.length === 0 || !ex.ledger.futures.onSpot(uid, cur)) return holding;
+  const f = crossFigures(ex, uid, cur);
+  if (f.allInitial === 0n && f.upnl === 0n && f.allMaintenance === 0n) return holding;
+  return { ...holding, futures: { upnl: f.upnl, initial: f.allInitial, maintenance: f.allMaintenance } };
 }
 
 /** Every currency's holding of `uid`, in currency order. @allocates */

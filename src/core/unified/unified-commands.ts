@@ -14,14 +14,17 @@
  * RepayTooMuch → BalanceNotEnough. Accrue charges every open loan for the whole hours since the last accrual
  * (the first accrual, or one with nothing owed, only sets the hour), isolated-margin loans (core/margin/) too. SetMode: InvalidParam → UserNotFound →
  * UserPendingOrders (a mode change with open orders) → UserLiab (to classic or single_currency while owing) →
- * InvalidParam (multi_currency's usdt_futures / options switched off).
+ * InvalidParam (multi_currency's usdt_futures / options switched off) → PositionHolding / UserPendingOrders (a
+ * switch that starts or stops carrying USDT futures with a USDT position or futures order open). A switch
+ * into carrying USDT futures moves the Futures account's USDT into the unified (Spot) USDT.
  */
 import { type Command, CommandType } from '../command.js';
 import type { CommandProduct, ExchangeContext } from '../exchange/context.js';
 import { AccountKind } from '../ledger/account-kinds.js';
+import { invariant } from '../invariant.js';
 import { ResultCode } from '../result-code.js';
 import { holdingsOf } from './unified-account.js';
-import { CROSS_MARKET, hourOf, LoanKind, UnifiedSetting } from './unified-state.js';
+import { carriesUsdtFutures, CROSS_MARKET, hourOf, LoanKind, UnifiedSetting } from './unified-state.js';
 import { accountFigures, borrowable, borrowingMode, hourlyInterest, UnifiedMode } from './valuation.js';
 
 /** True for the command types of this module. */
@@ -146,7 +149,51 @@ function setMode(ex: ExchangeContext, c: Command): ResultCode {
     const onlyOn = UnifiedSetting.UsdtFutures | UnifiedSetting.Options;
     if ((before & onlyOn & ~keep) !== 0) return ResultCode.InvalidParam;
   }
+  const futuresIn = !carriesUsdtFutures(from, before) && carriesUsdtFutures(mode, keep);
+  const futuresOut = carriesUsdtFutures(from, before) && !carriesUsdtFutures(mode, keep);
+  if (futuresIn || futuresOut) {
+    const moved = usdtFuturesMove(ex, c.uid);
+    if (moved !== ResultCode.Ok) return moved;
+  }
   U.setMode(c.uid, mode, keep);
+  if (futuresIn) joinFuturesBalance(ex, c);
   return ResultCode.Ok;
+}
+
+/**
+ * Whether `uid`'s USDT futures margin may change accounts (a mode switch that starts or stops carrying USDT
+ * futures): not with a USDT position (PositionHolding) or an open USDT futures order (UserPendingOrders).
+ * Ok when the exchange has no USDT contract or nothing is open.
+ */
+function usdtFuturesMove(ex: ExchangeContext, uid: number): ResultCode {
+  const F = ex.futures;
+  const usdt = ex.currencies.indexOf('USDT');
+  for (let ci = 0; ci < F.contracts.length; ci++) {
+    if (F.settleCur[ci] !== usdt) continue;
+    const market = F.marketOf[ci]!;
+    for (let slot = 0; slot < 3; slot++) {
+      const r = F.positions.find(uid, market, slot);
+      if (r >= 0 && F.positions.size[r] !== 0) return ResultCode.PositionHolding;
+    }
+    if (ex.orders.openOf(uid, market).length > 0) return ResultCode.UserPendingOrders;
+  }
+  return ResultCode.Ok;
+}
+
+/**
+ * On switching into a mode that carries USDT futures, the USDT left in the user's Futures account joins its
+ * unified (Spot) USDT, as Gate merges the accounts; the futures account history records it as `dnw`.
+ */
+function joinFuturesBalance(ex: ExchangeContext, c: Command): void {
+  const usdt = ex.currencies.indexOf('USDT');
+  if (usdt < 0) return;
+  const b = ex.ledger.balance(c.uid, AccountKind.Futures, usdt, 'USDT');
+  if (b === undefined) return;
+  const units = BigInt(b.available);
+  if (units === 0n) return;
+  const amount = ex.ledger.isWide('USDT') ? units : Number(units);
+  const code = ex.ledger.transfer(c.time, c.uid, AccountKind.Futures, usdt, c.uid, AccountKind.Spot, 0, 'USDT', amount, 'unified');
+  invariant(code === ResultCode.Ok, `moving futures USDT into the unified account failed (code ${code})`);
+  ex.futures.account(c.uid, usdt).dnw -= units;
 }
 

@@ -15,6 +15,10 @@ import type { UnifiedParams } from './unified-params.js';
 /** Settings bits of PUT /unified/unified_mode. */
 export const UnifiedSetting = { UsdtFutures: 1, SpotHedge: 2, UseFunding: 4, Options: 8 } as const;
 
+/** True when a unified account in `mode` (valuation.ts UnifiedMode) with `settings` margins its USDT futures. */
+export const carriesUsdtFutures = (mode: number, settings: number): boolean =>
+  (mode === 1 && (settings & UnifiedSetting.UsdtFutures) !== 0) || mode === 2;
+
 /** Borrow and repay kinds, as `side` of the loan commands and in records. */
 export const LoanKind = { Manual: 1, Auto: 2 } as const;
 /** The `market` of the cross-margin account's loan and interest records. */
@@ -82,6 +86,14 @@ export class UnifiedState {
 
   settingsOf(uid: number): number {
     return (this.#modes.get(uid) ?? 0) >> 4;
+  }
+
+  /**
+   * True when `uid`'s unified account margins its USDT futures (seed 4.6): multi_currency with `usdt_futures`
+   * on, or portfolio. Its futures margin then lives in its Spot USDT balance (FuturesFunds.marginOnSpot).
+   */
+  carriesUsdtFutures(uid: number): boolean {
+    return carriesUsdtFutures(this.modeOf(uid), this.settingsOf(uid));
   }
 
   setMode(uid: number, mode: number, settings: number): void {

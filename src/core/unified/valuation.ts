@@ -27,6 +27,11 @@ export interface Holding {
   readonly borrowed: bigint;
   readonly interest: bigint;
   readonly price: Price | undefined;
+  /**
+   * USDT futures carried by the unified account (seed 4.6), in units of this currency: unrealised PnL at mark
+   * (part of equity), and the positions' initial and maintenance margins (added to the account's). Absent: none.
+   */
+  readonly futures?: { readonly upnl: bigint; readonly initial: bigint; readonly maintenance: bigint } | undefined;
 }
 
 export interface CurrencyFigures {
@@ -79,9 +84,14 @@ export function discounted(value: bigint, tiers: readonly DiscountTier[]): bigin
 export function accountFigures(holdings: readonly Holding[], params: UnifiedParams): AccountFigures {
   const currencies = new Map<string, CurrencyFigures>();
   let totalUsd = 0n; let liabUsd = 0n; let borrowedUsd = 0n; let collateral = 0n; let short = 0n;
+  let futuresIm = 0n; let futuresMm = 0n;
   for (const h of holdings) {
     const cp = params.currencies.get(h.code);
-    const equity = h.available + h.freeze - h.borrowed - h.interest;
+    const equity = h.available + h.freeze + (h.futures?.upnl ?? 0n) - h.borrowed - h.interest;
+    if (h.futures !== undefined) {
+      futuresIm += usdOf(h.futures.initial, h.scale, h.price);
+      futuresMm += usdOf(h.futures.maintenance, h.scale, h.price);
+    }
     const totalLiab = h.borrowed + h.interest;
     const assetUsd = usdOf(h.available + h.freeze, h.scale, h.price);
     const lUsd = usdOf(totalLiab, h.scale, h.price);
@@ -92,11 +102,12 @@ export function accountFigures(holdings: readonly Holding[], params: UnifiedPara
     collateral += collateralUsd; short += shortUsd;
   }
   const marginBalance = collateral - short;
-  const initialMargin = (liabUsd * params.imrPpm) / PPM;
-  const maintenanceMargin = (liabUsd * params.mmrPpm) / PPM;
+  const initialMargin = (liabUsd * params.imrPpm) / PPM + futuresIm;
+  const maintenanceMargin = (liabUsd * params.mmrPpm) / PPM + futuresMm;
   return {
     currencies, totalUsd, liabUsd, borrowedUsd, marginBalance, initialMargin, maintenanceMargin,
-    availableMargin: marginBalance - initialMargin, locked: liabUsd > 0n && marginBalance < maintenanceMargin,
+    availableMargin: marginBalance - initialMargin,
+    locked: liabUsd > 0n && marginBalance < maintenanceMargin,
   };
 }
 
