@@ -1,5 +1,5 @@
 /**
- * `node --expose-gc --max-old-space-size=8192 --import tsx bench/engine/engine.bench.ts [--json] [--quick] [--shards 1,2,4,8] [--dir PATH]`
+ * `node --expose-gc --max-old-space-size=8192 --import tsx bench/engine/engine.bench.ts [--json] [--quick] [--shards 1,2,4,8] [--dir PATH] [--only PARTS]`
  *
  * The whole engine with the ledger on exchange-core's PerfThroughput workload: sequencer, R1 (holds), book,
  * R2 (settlement, fees), optionally the journal; the inline runner and the threaded runner (ledger on this
@@ -14,7 +14,8 @@
  *   (8 × 250k; --quick 8 × 10k), so that 2+ shards have work.
  * - `ec-futures-1contract`: the 1-market stream on a linear perpetual (ec-engine-stream.ts ecFuturesDefinition):
  *   every fill moves positions, margin, fees and realised PnL; FOK places become IOC. Rows: inline journal off and
- *   pipelined, threaded ×1 journal off (futures commands run one at a time there: the product is serial).
+ *   pipelined, threaded ×1 journal off (the product is serial: its book lives on the ledger thread there, so
+ *   the threaded row measures the runner's intake around the inline work).
  * Rows per scenario: inline (shards 0 = no worker) journal off; inline with a journal, fsync per batch
  * (flush every 256 commands) awaited before the next batch (`flush_depth` 1) and pipelined (up to 16 flushes
  * in flight, the event loop turned once per batch so writes and syncs proceed, `flush_depth` 16); threaded
@@ -48,6 +49,9 @@
  *
  * Ring: `ring.bench.ts --json` (with --quick when quick) runs as a child process; its rows are merged with
  * `scenario: 'ring-one-way' | 'ring-ping-pong'`.
+ *
+ * `--only` runs a comma-separated subset of: ec-ledger-1market, ec-ledger-8markets, ec-futures-1contract,
+ * recovery, ring (default: all).
  *
  * Output: a table and notes on stdout, or with `--json` exactly one JSON array on stdout; logs on stderr.
  */
@@ -89,6 +93,8 @@ const argValue = (name: string): string | undefined => {
 };
 const SHARDS = (argValue('--shards') ?? '1,2').split(',').map(Number).filter((n) => Number.isInteger(n) && n > 0);
 const BASE_DIR = argValue('--dir') ?? os.tmpdir();
+const ONLY = argValue('--only')?.split(',');
+const wanted = (part: string): boolean => ONLY === undefined || ONLY.includes(part);
 
 const CFG = QUICK
   ? { inlinePasses: 2, threadedPasses: 1, single: 60_000, perMarket: 10_000, recoveryPerMarket: 25_000, latency: 5_000 }
@@ -525,7 +531,8 @@ function notes(): string[] {
     `target journal (fsync per ${FLUSH_EVERY}) costs ≤ ${TARGETS.journalCost * 100}%: ${met(worstCost !== undefined && worstCost.cost <= TARGETS.journalCost)} `
       + `(pipelined, worst ${worstCost === undefined ? '-' : `${(100 * worstCost.cost).toFixed(0)}% on ${worstCost.r.scenario} ${String(worstCost.r.runner)} ×${String(worstCost.r.shards)}`}; `
       + `awaited per batch: ${serial.join(', ')})`,
-    `target replay ≥ ${fmt(TARGETS.replayPerSec)} commands/s: ${met(rate(replay) >= TARGETS.replayPerSec)} (${fmt(rate(replay))})`,
+    replay === undefined ? 'target replay: not run (--only)'
+      : `target replay ≥ ${fmt(TARGETS.replayPerSec)} commands/s: ${met(rate(replay) >= TARGETS.replayPerSec)} (${fmt(rate(replay))})`,
     'latency: inline = one submit; threaded = submit → callback with ≤ 16 in flight; journal rows exclude the wait for the flush.',
   ];
   const futInline = fut.find((r) => r.runner === 'inline' && r.journal === false);
@@ -533,6 +540,8 @@ function notes(): string[] {
   if (futInline !== undefined && spotInline !== undefined) {
     out.push(`futures: the same stream on a perpetual runs ${fmt(rate(futInline))} commands/s inline = `
       + `${(rate(futInline) / rate(spotInline)).toFixed(2)}× the spot 1-market row (positions, margin and PnL on every fill)`);
+    const futThreaded = fut.find((r) => r.runner === 'threaded' && r.journal === false);
+    if (futThreaded !== undefined) out.push(`futures threaded: ${fmt(rate(futThreaded))} commands/s (the contract's book on the ledger thread)`);
   }
   return out;
 }
@@ -554,14 +563,14 @@ async function main(): Promise<void> {
     log(`EC generator: ${commands.toLocaleString('en-US')} commands in ${((performance.now() - t0) / 1000).toFixed(1)} s; `
       + `start price ${g.startPrice}, band ${g.minPrice}–${g.maxPrice}; ${((100 * g.tradedCommands) / commands).toFixed(1)}% of commands trade `
       + `(exchange-core README: 9% GTC, 3% IOC, 6% cancel, 82% move, ~6% trading)`);
-    await runScenario(SCENARIOS[0], g, 1, CFG.single, QUICK ? SHARDS.slice(0, 1) : SHARDS);
-    await runScenario(SCENARIOS[1], g, MARKETS, CFG.perMarket, SHARDS);
-    await runScenario(SCENARIOS[2], g, 1, CFG.single, [1], true);
-    await runRecovery(g);
+    if (wanted(SCENARIOS[0])) await runScenario(SCENARIOS[0], g, 1, CFG.single, QUICK ? SHARDS.slice(0, 1) : SHARDS);
+    if (wanted(SCENARIOS[1])) await runScenario(SCENARIOS[1], g, MARKETS, CFG.perMarket, SHARDS);
+    if (wanted(SCENARIOS[2])) await runScenario(SCENARIOS[2], g, 1, CFG.single, [1], true);
+    if (wanted('recovery')) await runRecovery(g);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
-  await runRing();
+  if (wanted('ring')) await runRing();
   const lines = notes();
   rows.push({ scenario: 'notes', reference_ops_per_sec: EC_REFERENCE_OPS, reference: EC_REFERENCE, reference_latency: EC_LATENCY, notes: lines, ...machine });
   log(`done in ${((Date.now() - START) / 1000).toFixed(1)} s`);
