@@ -15,12 +15,15 @@ ${COMMON}
   --only=…    run only the named scenarios (default: all)
 Figures and method: README.md (Benchmarks, Order book).
 `,
-  engine: `usage: npm run bench:engine -- [--json] [--quick] [--shards 1,2,4] [--dir PATH]
+  engine: `usage: npm run bench:engine -- [--json] [--quick] [--shards 1,2,4] [--dir PATH] [--only=part,…]
 
-The ledger pipeline: inline and threaded runners, journal, recovery, snapshots, and the ring (bench:ring).
+The ledger pipeline, spot and futures: inline and threaded runners, journal, recovery, snapshots, and the ring
+(bench:ring).
 ${COMMON}
   --shards L  shard counts of the threaded rows (default 1,2)
   --dir PATH  where journals and snapshots are written (default: the OS temp dir)
+  --only=…    run only these parts: ec-ledger-1market, ec-ledger-8markets, ec-futures-1contract, recovery, ring
+              (default: all)
 Figures and method: README.md (Benchmarks, Engine).
 `,
   ring: `usage: npm run bench:ring -- [--json] [--quick]
