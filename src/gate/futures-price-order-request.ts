@@ -81,6 +81,10 @@ function smallInt(v: unknown, max: number): number | undefined {
   return typeof n === 'number' && Number.isInteger(n) && n >= 0 && n <= max ? n : undefined;
 }
 
+/** Ticks of a price string: 0 for "0" (a market order), else parseUnits' (positive, or a rejection code). */
+const priceTicks = (text: unknown, scale: number): number =>
+  (typeof text === 'string' && /^0+(\.0+)?$/.test(text) ? 0 : typeof text === 'string' ? parseUnits(text, scale) : ResultCode.InvalidParam);
+
 /** Parses a create body for settle currency path `settle`; the trigger, or the rejection and a message. */
 export function parseFuturesTrigger(ex: Exchange, settle: string, body: Obj): ParsedFuturesTrigger | [ResultCode, string] {
   const initial = body.initial;
@@ -118,12 +122,12 @@ export function parseFuturesTrigger(ex: Exchange, settle: string, body: Obj): Pa
   if (size !== 0 && Math.abs(size) < k.sizeMin) return [ResultCode.SizeTooSmall, `|initial.size| is at least ${k.sizeMin}`];
   if (Math.abs(size) > k.sizeMax) return [ResultCode.SizeTooLarge, `|initial.size| is at most ${k.sizeMax}`];
   if (absent(initial.price)) return [ResultCode.MissingParam, 'initial.price is required ("0" for a market order)'];
-  const priceTicks = typeof initial.price === 'string' ? parseUnits(initial.price, k.priceScale) : ResultCode.InvalidParam;
-  if (priceTicks < 0) return [priceTicks as ResultCode, `initial.price: a decimal string with at most ${k.priceScale} decimals`];
-  if (priceTicks % k.tick !== 0) return [ResultCode.InvalidParam, `initial.price must be a multiple of ${k.spec.order_price_round}`];
-  const tif = absent(initial.tif) ? (priceTicks === 0 ? 'ioc' : 'gtc') : initial.tif;
+  const ticks = priceTicks(initial.price, k.priceScale);
+  if (ticks < 0) return [ticks as ResultCode, `initial.price: a decimal string with at most ${k.priceScale} decimals`];
+  if (ticks % k.tick !== 0) return [ResultCode.InvalidParam, `initial.price must be a multiple of ${k.spec.order_price_round}`];
+  const tif = absent(initial.tif) ? (ticks === 0 ? 'ioc' : 'gtc') : initial.tif;
   if (tif !== 'gtc' && tif !== 'ioc') return [ResultCode.InvalidParam, 'initial.tif must be gtc or ioc'];
-  if (priceTicks === 0 && tif !== 'ioc') return [ResultCode.InvalidParam, 'a market order (price "0") takes tif ioc'];
+  if (ticks === 0 && tif !== 'ioc') return [ResultCode.InvalidParam, 'a market order (price "0") takes tif ioc'];
   const text = absent(initial.text) ? '' : initial.text;
   if (typeof text !== 'string' || (text !== '' && !TEXT.test(text))) return [ResultCode.InvalidParam, 'initial.text must be t- followed by 1 to 28 of 0-9A-Za-z_.-'];
   // order_type: position TP/SL kinds, and the direction they close.
@@ -143,7 +147,7 @@ export function parseFuturesTrigger(ex: Exchange, settle: string, body: Obj): Pa
     market: ex.futures.marketOf[ci]!, triggerTicks, triggerPrice: formatUnits(triggerTicks, k.priceScale), rule, priceType: pt as PriceType,
     expiration: exp, orderType,
     initial: {
-      contract: k.name, size, price: formatUnits(priceTicks, k.priceScale), close, tif, text, reduce_only: reduce, auto_size: autoSize,
+      contract: k.name, size, price: ticks === 0 ? '0' : formatUnits(ticks, k.priceScale), close, tif, text, reduce_only: reduce, auto_size: autoSize,
     },
   };
 }
@@ -158,7 +162,7 @@ export function futuresPlaceCommand(ex: Exchange, uid: number, market: number, i
   const ci = ex.futures.contractOf(market);
   const k = ex.futures.contracts[ci];
   if (k === undefined) return ResultCode.ContractNotFound;
-  const price = parseUnits(initial.price, k.priceScale);
+  const price = priceTicks(initial.price, k.priceScale);
   if (price < 0) return ResultCode.InvalidParam;
   cmd.clear();
   cmd.type = CommandType.PlaceOrder;
