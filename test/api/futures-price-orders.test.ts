@@ -9,32 +9,13 @@ import type { ResultCode } from '../../src/core/result-code.js';
 import { priceOrderFromRecord, priceOrderRecord } from '../../src/api/price-orders/price-order-record.js';
 import { type FuturesInitial, futuresPlaceCommand } from '../../src/gate/futures-price-order-request.js';
 import type { Simulator } from '../../src/main.js';
-import type { SimulatorConfig } from '../../src/sim/config-file.js';
 import { gateApiClient, rejection } from '../support/clients.js';
-import { plainFetch, signedFetch, startTestSimulator, TEST_CONFIG } from './http-helpers.js';
+import { plainFetch, signedFetch, startTestSimulator } from './http-helpers.js';
+import { ALICE, BOB, FUTURES_TEST_CONFIG } from './futures-price-orders-config.js';
 
 let sim: Simulator;
 type J = Record<string, unknown>;
-const ALICE = 10001;
-const BOB = 10002;
 const BOB_KEY: [string, string] = ['k2', 's2'];
-
-export const FUTURES_TEST_CONFIG: Partial<SimulatorConfig> = {
-  users: TEST_CONFIG.users!.map((u) => (u.uid === ALICE || u.uid === BOB
-    ? { ...u, balances: { ...u.balances, futures: { USDT: '100000' } } } : u)),
-  futures: {
-    contracts: [
-      { name: 'BTC_USDT', settle: 'usdt', quanto_multiplier: '0.0001', order_price_round: '0.1', mark_price_round: '0.01',
-        leverage_min: '1', leverage_max: '100', maintenance_rate: '0.005', maker_fee_rate: '-0.0001', taker_fee_rate: '0.00075',
-        risk_limit_base: '1000000', risk_limit_step: '1000000', risk_limit_max: '8000000', order_size_min: 1, order_size_max: 100000,
-        order_price_deviate: '0.5' },
-      { name: 'BTC_USD', settle: 'btc', type: 'inverse', order_price_round: '0.1', mark_price_round: '0.01', leverage_min: '1',
-        leverage_max: '100', maintenance_rate: '0.005', risk_limit_base: '100', risk_limit_step: '50', risk_limit_max: '1000' },
-    ],
-    insurance: { USDT: '100000' },
-  },
-  clock: { type: 'sim', start_ms: Date.UTC(2026, 5, 1) },
-};
 
 const call = async (method: string, path: string, body?: unknown, query = '', key: [string, string] = ['k1', 's1']) =>
   signedFetch(sim.server.port, { method, path: `/api/v4${path}`, query, body: body === undefined ? '' : JSON.stringify(body), key: key[0], secret: key[1] }) as
