@@ -45,7 +45,7 @@ function tickFor(s: { d: FuturesDriver; mm: MarketMaker }, seconds: number, each
 /** The maker's open orders on a contract: [side, price ticks, contracts left]. */
 function quotes(d: FuturesDriver, contract: string): { bids: number[]; asks: number[]; sizes: number[] } {
   const O = d.ex.orders;
-  const rows = O.openOf(MAKER, d.market[contract]!);
+  const rows = O.openOf(MAKER, d.market[contract]);
   return {
     bids: rows.filter((r) => O.side[r] === Side.Buy).map((r) => O.price[r]!).sort((a, b) => b - a),
     asks: rows.filter((r) => O.side[r] === Side.Sell).map((r) => O.price[r]!).sort((a, b) => a - b),
@@ -123,7 +123,7 @@ describe('the demo', () => {
       const ex = sim.gateway.exchange;
       const O = ex.orders;
       for (const [ci, k] of ex.futures.contracts.entries()) {
-        const rows = O.openOf(DEMO_MARKET_MAKER_UID, ex.futures.marketOf[ci]!);
+        const rows = O.openOf(DEMO_MARKET_MAKER_UID, ex.futures.marketOf[ci]);
         expect(rows.filter((r) => O.side[r] === Side.Buy).length, k.name).toBeGreaterThan(0);
         expect(rows.filter((r) => O.side[r] === Side.Sell).length, k.name).toBeGreaterThan(0);
       }
