@@ -2,13 +2,17 @@
 // changed, firing on the mark, index and last price, position TP/SL closes, a refused order finishing `failed`,
 // lists, cancels, the record round trip, and gate-api's FuturesApi. Futures orders the tests need (makers,
 // positions) go straight through the gateway (the /futures/orders routes live elsewhere).
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import * as GateApi from 'gate-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Command, CommandType } from '../../src/core/command.js';
 import type { ResultCode } from '../../src/core/result-code.js';
 import { priceOrderFromRecord, priceOrderRecord } from '../../src/api/price-orders/price-order-record.js';
 import { type FuturesInitial, futuresPlaceCommand } from '../../src/gate/futures-price-order-request.js';
-import type { Simulator } from '../../src/main.js';
+import { type Simulator, startSimulator } from '../../src/main.js';
+import { TEST_CONFIG } from './http-helpers.js';
 import { gateApiClient, rejection } from '../support/clients.js';
 import { plainFetch, signedFetch, startTestSimulator } from './http-helpers.js';
 import { ALICE, BOB, FUTURES_TEST_CONFIG } from './futures-price-orders-config.js';
@@ -230,5 +234,40 @@ describe('gate-api FuturesApi price-triggered orders', () => {
     expect(await rejection(api.getPriceTriggeredOrder('usdt', 999_999_999))).toEqual([404, 'ORDER_NOT_FOUND']);
     const all = await api.cancelPriceTriggeredOrderList('usdt', { contract: 'BTC_USDT' });
     expect(all.body).toEqual([]);
+  });
+});
+
+describe('futures triggers across a restart of a journaled server', () => {
+  it('come back open, fire once on the mark, and keep their finished state', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ringmatch-fpo-'));
+    const journal = join(dir, 'j.journal');
+    const start = (): Promise<Simulator> => startSimulator({ ...TEST_CONFIG, ...FUTURES_TEST_CONFIG, rate_limits: false,
+      engine: { journal, fsync: 'batch' } }, { host: '127.0.0.1', port: 0 });
+    const outer = sim;
+    try {
+      sim = await start();
+      await mark('60000');
+      const open = (await call('POST', '/futures/usdt/price_orders', trig({ size: 1, price: '59000' }, { price: '61000' }))).body.id as number;
+      const done = (await call('POST', '/futures/usdt/price_orders', trig({ size: 1, price: '59000' }, { price: '60500' }))).body.id as number;
+      await mark('60600');
+      const fired = (await call('GET', `/futures/usdt/price_orders/${done}`)).body;
+      expect(fired.finish_as).toBe('succeeded');
+      await sim.close();
+      sim = await start();
+      expect((await call('GET', `/futures/usdt/price_orders/${done}`)).body).toEqual(fired);
+      expect((await call('GET', '/futures/usdt/price_orders', undefined, 'status=open')).body.map((o) => o.id)).toEqual([open]);
+      const lastId = ex().lastOrderId;
+      await mark('61000');
+      const now = (await call('GET', `/futures/usdt/price_orders/${open}`)).body;
+      expect(now.finish_as).toBe('succeeded');
+      expect(ex().orders.find(now.trade_id as number)).toBeGreaterThanOrEqual(0);
+      expect(ex().lastOrderId).toBe(lastId + 1); // fired once, nothing else
+      const next = (await call('POST', '/futures/usdt/price_orders', trig({ size: 1, price: '59000' }, { price: '62000' }))).body.id as number;
+      expect(next).toBeGreaterThan(open);
+    } finally {
+      await sim.close();
+      sim = outer;
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
