@@ -114,6 +114,7 @@ describe('futures price-triggered orders', () => {
       initial: { contract: 'BTC_USDT', size: 3, price: '59000', tif: 'gtc', text: 't-mk1', is_close: false, is_reduce_only: false },
       trigger: { strategy_type: 0, price_type: 1, price: '60500', rule: 1, expiration: 3600 } });
     expect(open).not.toHaveProperty('finish_as');
+    expect(open).not.toHaveProperty('finish_time');
     await mark('60400');
     expect((await call('GET', `/futures/usdt/price_orders/${id}`)).body.status).toBe('open');
     await mark('60500', '60300');

@@ -2,7 +2,8 @@
  * Gate's FuturesPriceTriggeredOrder object of a futures trigger (REST replies):
  *   {initial: {contract, size, price, tif, text, iceberg, close, is_close, reduce_only, is_reduce_only, auto_size},
  *    trigger: {strategy_type 0, price_type, price, rule 1 (>=) | 2 (<=), expiration}, id, id_string, user,
- *    create_time, finish_time (s; 0 while open), trade_id and me_order_id (the placed order, 0 until fired),
+ *    create_time, finish_time (s; absent while open, as spot's ftime), trade_id and me_order_id (the placed
+ *    order, 0 until fired),
  *    status open | finished, finish_as (absent while open; then succeeded, failed, cancelled, expired), reason,
  *    order_type, is_stop_order false, stop_trigger, in_dual_mode}
  * ccxt reads `finish_as` before `status` (succeeded → closed; cancelled, failed, expired → canceled), the
@@ -27,7 +28,7 @@ export function renderFuturesPriceOrder(ex: Exchange, o: FuturesPriceOrder): Rec
     },
     trigger: { strategy_type: 0, price_type: o.priceType, price: o.triggerPrice, rule: o.rule === '>=' ? 1 : 2, expiration: o.expiration },
     id: o.id, id_string: String(o.id), user: o.uid,
-    create_time: Math.floor(o.createUs / 1e6), finish_time: open ? 0 : Math.floor(o.finishUs / 1e6),
+    create_time: Math.floor(o.createUs / 1e6), ...(open ? {} : { finish_time: Math.floor(o.finishUs / 1e6) }),
     trade_id: o.firedOrderId, me_order_id: o.firedOrderId,
     status: open ? 'open' : 'finished', ...(open ? {} : { finish_as: FINISH_AS[o.status] }), reason: o.reason,
     order_type: o.orderType, is_stop_order: false, stop_trigger: { rule: 0, trigger_price: '', order_price: '' },
