@@ -26,11 +26,13 @@ import { RateLimiter, type RateLimitOptions } from './rate-limit.js';
 import { type Route, Router } from './router.js';
 import { registerAccountRoutes } from './routes/account.js';
 import { registerSimRoutes } from './routes/sim.js';
+import { registerSimFuturesRoutes } from './routes/sim-futures.js';
 import { registerSpotAccountRoutes } from './routes/spot-account.js';
 import { registerSpotBatchRoutes } from './routes/spot-batch.js';
 import { registerSpotOrderRoutes } from './routes/spot-orders.js';
 import { registerSpotPublicRoutes } from './routes/spot-public.js';
 import { registerSpotPriceOrderRoutes } from './routes/spot-price-orders.js';
+import { registerFuturesPriceOrderRoutes } from './routes/futures-price-orders.js';
 import { PriceTriggers } from './price-orders/price-triggers.js';
 import { registerWalletRoutes } from './routes/wallet.js';
 import { registerWalletTransferRoutes } from './routes/wallet-transfers.js';
@@ -184,6 +186,7 @@ export function createHttpHandler(options: ServerOptions): HttpHandler {
   registerSpotOrderRoutes(router, deps);
   registerSpotBatchRoutes(router, deps);
   registerSpotPriceOrderRoutes(router, deps);
+  registerFuturesPriceOrderRoutes(router, deps);
   registerWalletTransferRoutes(router, deps);
   registerSubAccountTransferRoutes(router, deps);
   registerSubAccountRoutes(router, deps);
@@ -195,6 +198,7 @@ export function createHttpHandler(options: ServerOptions): HttpHandler {
   registerMarginRoutes(router, deps);
   registerMarginUniRoutes(router, deps);
   registerSimRoutes(router, deps);
+  registerSimFuturesRoutes(router, deps);
   for (const extra of options.extraRoutes ?? []) extra(router, deps);
 
   const dispatch = (route: Route, req: ApiRequest, reply: Reply): void => {

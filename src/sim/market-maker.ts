@@ -19,6 +19,9 @@
  * Places and amends are checked against the available balance first (what a rejection would say anyway), so
  * it never asks for funds it lacks. With a threaded engine its view may lag commands in flight; the next
  * re-quote converges.
+ * Contracts (`contracts`, market-maker/futures-quotes.ts): after the spot markets, each quoted contract is
+ * re-quoted with futures orders from the same users, around its mark price; they draw from a PRNG of their
+ * own (seeded from `seed`), so the spot markets' sequence is the same with or without contracts.
  * Costs: O(levels²) per market per re-quote; allocates small arrays per re-quote.
  */
 import { Command, CommandType } from '../core/command.js';
@@ -30,6 +33,7 @@ import { type Market, parseLots, parsePrice } from '../core/market.js';
 import { Prng } from '../core/prng.js';
 import { type MarketMakerConfig, parseMarketMakerConfig } from './market-maker/config.js';
 import { ladder } from './market-maker/ladder.js';
+import { FuturesQuoter } from './market-maker/futures-quotes.js';
 
 export type { MarketMakerConfig } from './market-maker/config.js';
 
@@ -57,6 +61,8 @@ export class MarketMaker {
   readonly #submit: Submit;
   readonly #prng: Prng;
   readonly #markets: Quoting[];
+  readonly #contracts: FuturesQuoter[];
+  readonly #futuresPrng: Prng;
   readonly #periodUs: number;
   readonly #take: number;
   readonly #cmd = new Command();
@@ -86,6 +92,18 @@ export class MarketMaker {
         size: Math.max(given, market.minLots), volatility: q.volatility ?? 0.0002, drift: q.drift ?? 0,
       };
     });
+    this.#futuresPrng = new Prng((c.seed ?? 1) + 0x5eed);
+    /** The spot reference of pair `id` as a decimal number, NaN when not quoted. */
+    const spotPrice = (id: string): number => {
+      const q = this.#markets.find((m) => m.market.id === id);
+      return q === undefined ? Number.NaN : q.ref / 10 ** q.market.priceScale;
+    };
+    this.#contracts = (c.contracts ?? []).map((k, i) => new FuturesQuoter(exchange, k, `market_maker.contracts[${i}]`, spotPrice));
+  }
+
+  /** The reference of a quoted contract's market, in ticks (NaN when not quoted or not yet known). */
+  contractReference(market: number): number {
+    return this.#contracts.find((q) => q.market === market)?.reference() ?? Number.NaN;
   }
 
   /** The current reference price of a quoted market, in ticks (NaN when not quoted). */
@@ -109,6 +127,10 @@ export class MarketMaker {
       q.ref = Math.min(Math.max(next, 2 * q.levels + 2), q.market.maxNotional / q.size / 2);
       sent += this.#requote(q);
       if (opening && this.takerUid > 0 && (traded[q.index] ?? 0) === 0) sent += this.#openingTrade(q);
+    }
+    for (const f of this.#contracts) {
+      const take = this.takerUid > 0 && this.#futuresPrng.chance(this.#take);
+      sent += f.tick(dt, this.uid, this.takerUid, take, this.#futuresPrng, this.#cmd, this.#submit);
     }
     return sent;
   }

@@ -46,7 +46,7 @@ function tradeAt(gw: InlineGateway, price: string): void {
 }
 
 const trigger = (id: number, price: string, rule: '>=' | '<=', expiration = 0, amount = '0.01'): PriceOrder => ({
-  id, uid: OWNER, market: 0, triggerTicks: Number(price) * 10, triggerPrice: price, rule, expiration, createUs: T0,
+  product: 'spot', priceType: 0, id, uid: OWNER, market: 0, triggerTicks: Number(price) * 10, triggerPrice: price, rule, expiration, createUs: T0,
   finishUs: 0, status: 'open', firedOrderId: 0, reason: '',
   put: { type: 'limit', side: 'buy', price: '900', amount, account: 'normal', time_in_force: 'gtc', auto_borrow: false, auto_repay: false, text: 't-trig' },
 });

@@ -30,7 +30,9 @@ describe('market maker plan', () => {
     expect(plan(DEMO_CONFIG)).toEqual({
       config: { uid: 10000, taker_uid: 9999, seed: 1, markets: [
         { market: 'BTC_USDT', price: '60000', size: '0.05' }, { market: 'ETH_USDT', price: '3000', size: '0.5' },
-        { market: 'ETH_BTC', price: '0.05', size: '0.5' }] },
+        { market: 'ETH_BTC', price: '0.05', size: '0.5' }],
+      // The demo's perpetuals are quoted too; its maker users are funded in futures by the demo itself.
+      contracts: [{ contract: 'BTC_USDT', settle: 'usdt' }, { contract: 'ETH_USDT', settle: 'usdt' }, { contract: 'BTC_USD', settle: 'btc' }] },
       newUsers: [], funding: [],
     });
   });

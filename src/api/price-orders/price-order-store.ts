@@ -1,7 +1,9 @@
 /**
- * Price-triggered spot orders (Gate's SpotPriceTriggeredOrder): the in-memory projection of their records
- * (price-order-record.ts), and per market the open triggers indexed by trigger price so that a new last
- * price finds exactly the orders it fires.
+ * Price-triggered orders, spot (Gate's SpotPriceTriggeredOrder) and futures (FuturesPriceTriggeredOrder): the
+ * in-memory projection of their records (price-order-record.ts), and per (market, price type) the open triggers
+ * indexed by trigger price so that a new price finds exactly the orders it fires. Spot triggers watch the last
+ * trade price (price type 0); futures ones the last price, the mark (1) or the index (2) of their contract.
+ * Both share one id sequence and one store; lists filter by product.
  *
  * The store never decides a change: the trigger service (price-triggers.ts) submits a command carrying the
  * trigger's new record and, once it completes, `project`s the record the table then holds. Start-up projects
@@ -18,6 +20,7 @@
  * Statuses: open → finish (the put order was accepted, `firedOrderId` set), failed (the engine refused
  * the put order; `reason` holds the label), cancelled, expired.
  */
+import type { FuturesInitial, PriceType } from '../../gate/futures-price-order-request.js';
 
 export type TriggerRule = '>=' | '<=';
 export type PriceOrderStatus = 'open' | 'cancelled' | 'finish' | 'failed' | 'expired';
@@ -35,8 +38,11 @@ export interface PutOrder {
   readonly text: string;
 }
 
-/** One trigger's whole state (immutable: a change projects a new object). */
-export interface PriceOrder {
+export type { FuturesInitial, PriceType } from '../../gate/futures-price-order-request.js';
+export const PRICE_TYPES = 3;
+
+/** What spot and futures triggers share. */
+interface PriceOrderBase {
   readonly id: number;
   readonly uid: number;
   readonly market: number;
@@ -46,7 +52,7 @@ export interface PriceOrder {
   readonly rule: TriggerRule;
   /** Seconds the trigger waits before it expires (0: never). */
   readonly expiration: number;
-  readonly put: PutOrder;
+  readonly priceType: PriceType;
   /** µs since the epoch. */
   readonly createUs: number;
   /** µs since the epoch; 0 while open. */
@@ -55,6 +61,27 @@ export interface PriceOrder {
   readonly firedOrderId: number;
   readonly reason: string;
 }
+
+export interface SpotPriceOrder extends PriceOrderBase {
+  readonly product: 'spot';
+  /** Spot triggers watch the last trade price. */
+  readonly priceType: 0;
+  readonly put: PutOrder;
+}
+
+export interface FuturesPriceOrder extends PriceOrderBase {
+  readonly product: 'futures';
+  readonly initial: FuturesInitial;
+  /** Gate's `order_type` (position TP/SL kinds such as close-long-position), '' for a plain trigger. */
+  readonly orderType: string;
+}
+
+/** One trigger's whole state (immutable: a change projects a new object). */
+export type PriceOrder = SpotPriceOrder | FuturesPriceOrder;
+export type Product = PriceOrder['product'];
+
+/** The index slot of (market, price type). */
+const slotOf = (market: number, priceType: number): number => market * PRICE_TYPES + priceType;
 
 /** Open triggers of one market, split by rule, each sorted so the next to fire is first. */
 class MarketTriggers {
@@ -144,7 +171,7 @@ export class PriceOrderStore {
     if (o.id >= this.#nextId) this.#nextId = o.id + 1;
     if (o.status === 'open') {
       this.#open.set(o.id, o);
-      this.#market(o.market).add(o);
+      this.#market(slotOf(o.market, o.priceType)).add(o);
       if (o.expiration > 0) this.#nextExpiryUs = Math.min(this.#nextExpiryUs, expiryUs(o));
     } else {
       this.#insertFinished({ o, seq });
@@ -158,22 +185,26 @@ export class PriceOrderStore {
   take(o: PriceOrder): void {
     if (o.status !== 'open' || this.#pending.has(o.id)) return;
     this.#pending.add(o.id);
-    this.#market(o.market).remove(o);
+    this.#market(slotOf(o.market, o.priceType)).remove(o);
   }
 
-  /** Open triggers of `uid` (optionally one market), oldest first; pending ones included. @allocates */
-  openOf(uid: number, market = -1): PriceOrder[] {
+  /** Open triggers of `uid` of one product (optionally one market), oldest first; pending ones included. @allocates */
+  openOf(uid: number, market?: number, product?: 'spot'): SpotPriceOrder[];
+  openOf(uid: number, market: number, product: 'futures'): FuturesPriceOrder[];
+  openOf(uid: number, market = -1, product: Product = 'spot'): PriceOrder[] {
     const out: PriceOrder[] = [];
-    for (const o of this.#open.values()) if (o.uid === uid && (market < 0 || o.market === market)) out.push(o);
+    for (const o of this.#open.values()) if (o.uid === uid && o.product === product && (market < 0 || o.market === market)) out.push(o);
     return out.sort((a, b) => a.id - b.id);
   }
 
-  /** Finished triggers of `uid` (optionally one market), newest first. @allocates */
-  finishedOf(uid: number, market = -1): PriceOrder[] {
+  /** Finished triggers of `uid` of one product (optionally one market), newest first. @allocates */
+  finishedOf(uid: number, market?: number, product?: 'spot'): SpotPriceOrder[];
+  finishedOf(uid: number, market: number, product: 'futures'): FuturesPriceOrder[];
+  finishedOf(uid: number, market = -1, product: Product = 'spot'): PriceOrder[] {
     const out: PriceOrder[] = [];
     for (let i = this.#finished.length - 1; i >= 0; i--) {
       const o = this.#finished[i]!.o;
-      if (o.uid === uid && (market < 0 || o.market === market)) out.push(o);
+      if (o.uid === uid && o.product === product && (market < 0 || o.market === market)) out.push(o);
     }
     return out;
   }
@@ -196,11 +227,11 @@ export class PriceOrderStore {
   }
 
   /**
-   * Takes the open triggers of `market` that a last price of `ticks` fires out of the price index (they are
-   * pending until projected again) and returns them in creation order. @allocates
+   * Takes the open triggers of `market` watching `priceType` that a price of `ticks` fires out of the price
+   * index (they are pending until projected again) and returns them in creation order. @allocates
    */
-  due(market: number, ticks: number): PriceOrder[] {
-    const t = this.#index[market];
+  due(market: number, ticks: number, priceType: PriceType = 0): PriceOrder[] {
+    const t = this.#index[slotOf(market, priceType)];
     if (t === undefined || Number.isNaN(ticks)) return [];
     let r = 0;
     while (r < t.rising.length && t.rising[r]!.triggerTicks <= ticks) r++;
@@ -219,7 +250,7 @@ export class PriceOrderStore {
   #unlink(o: PriceOrder): void {
     if (o.status === 'open') {
       this.#open.delete(o.id);
-      if (!this.#pending.has(o.id)) this.#market(o.market).remove(o);
+      if (!this.#pending.has(o.id)) this.#market(slotOf(o.market, o.priceType)).remove(o);
       return;
     }
     const i = this.#finished.findIndex((f) => f.o === o);
@@ -234,9 +265,10 @@ export class PriceOrderStore {
     if (list.length > this.#keepFinished) this.#byId.delete(list.shift()!.o.id);
   }
 
-  #market(m: number): MarketTriggers {
-    let t = this.#index[m];
-    if (t === undefined) this.#index[m] = t = new MarketTriggers();
+  /** The triggers of index slot `s` (slotOf). */
+  #market(s: number): MarketTriggers {
+    let t = this.#index[s];
+    if (t === undefined) this.#index[s] = t = new MarketTriggers();
     return t;
   }
 }

@@ -4,7 +4,7 @@
  * finished, and the put order's amount has 20 decimals ("0.00009000000000000000").
  */
 import type { Exchange } from '../../core/exchange/exchange.js';
-import type { PriceOrder, PriceOrderStatus } from './price-order-store.js';
+import type { PriceOrderStatus, SpotPriceOrder } from './price-order-store.js';
 
 /** Decimals of the put order's amount in Gate's answers. */
 const PUT_AMOUNT_DECIMALS = 20;
@@ -21,7 +21,7 @@ function padAmount(text: string): string {
 const statusName = (s: PriceOrderStatus): string => (s === 'cancelled' ? 'canceled' : s);
 
 /** @allocates */
-export function renderPriceOrder(ex: Exchange, o: PriceOrder): Record<string, unknown> {
+export function renderPriceOrder(ex: Exchange, o: SpotPriceOrder): Record<string, unknown> {
   const p = o.put;
   return {
     trigger: { price: o.triggerPrice, rule: o.rule, expiration: o.expiration },

@@ -1,7 +1,10 @@
 /**
- * The trigger service of price-triggered spot orders: it watches every command the engine completes
- * (gateway.observe), keeps each market's last trade price, and when a price reaches open triggers it places
- * their put orders through the gateway as the owner, exactly like a client's POST /spot/orders.
+ * The trigger service of price-triggered orders, spot and futures: it watches every command the engine
+ * completes (gateway.observe), keeps each market's last trade price and each contract's mark and index price
+ * (from FuturesSetPrices: `price` mark, `amount` index, whoever submits it — the price clock or the control
+ * plane), and when a price reaches open triggers it places their orders through the gateway as the owner,
+ * exactly like a client's POST /spot/orders or POST /futures/{settle}/orders (a futures trigger's order is a
+ * FuturesOrder: gate/futures-price-order-request.ts).
  *
  * Durable (engine/records.ts): every trigger is one record (price-order-record.ts) and every change is a
  * command carrying the trigger's new record; the store projects the row the table holds once that command
@@ -33,12 +36,16 @@ import { ResultCode } from '../../core/result-code.js';
 import type { ExchangeGateway } from '../../engine/gateway.js';
 import { putRecords, putRecordsCommand, recordRows, type RecordPutsMap, withRecords } from '../../engine/records.js';
 import { gateError } from '../../gate/error-catalogue.js';
+import { CommandType } from '../../core/command.js';
+import { futuresPlaceCommand } from '../../gate/futures-price-order-request.js';
 import { parseCreateOrder } from '../../gate/spot-order-request.js';
 import { finishedRecord, PRICE_ORDER_PREFIX, priceOrderFromRecord, priceOrderKey, priceOrderRecord } from './price-order-record.js';
-import { expiryUs, type PriceOrder, PriceOrderStore } from './price-order-store.js';
+import {
+  expiryUs, type FuturesPriceOrder, type PriceOrder, PriceOrderStore, type PriceType, PRICE_TYPES, type SpotPriceOrder,
+} from './price-order-store.js';
 
-/** The create-order body a trigger's put order stands for. @allocates */
-export function putBody(ex: ExchangeGateway['exchange'], o: PriceOrder): Record<string, unknown> {
+/** The create-order body a spot trigger's put order stands for. @allocates */
+export function putBody(ex: ExchangeGateway['exchange'], o: Pick<SpotPriceOrder, 'market' | 'put'>): Record<string, unknown> {
   const p = o.put;
   return {
     currency_pair: ex.markets[o.market]!.id, type: p.type, side: p.side, amount: p.amount,
@@ -47,15 +54,17 @@ export function putBody(ex: ExchangeGateway['exchange'], o: PriceOrder): Record<
   };
 }
 
+type Fresh<T> = Omit<T, 'id' | 'finishUs' | 'status' | 'firedOrderId' | 'reason'>;
 /** What a new trigger is made of: everything but its id and final state. */
-export type NewPriceOrder = Omit<PriceOrder, 'id' | 'finishUs' | 'status' | 'firedOrderId' | 'reason'>;
+export type NewPriceOrder = (Omit<Fresh<SpotPriceOrder>, 'product' | 'priceType'> & { product?: 'spot'; priceType?: 0 })
+  | Fresh<FuturesPriceOrder>;
 
 const noop = (): void => undefined;
 
 export class PriceTriggers {
   readonly store = new PriceOrderStore({ firstId: 1_000_001 });
-  /** Last trade price per market, ticks; NaN before the first trade. */
-  readonly #last: number[];
+  /** Per market × price type (PRICE_TYPES): last trade, mark, index price in ticks; NaN while unknown. */
+  readonly #prices: number[];
   readonly #gateway: ExchangeGateway;
   readonly #cmd = new Command();
   /** Changes (create, fire, cancel, expiry) not yet completed, and who waits for them. */
@@ -67,22 +76,33 @@ export class PriceTriggers {
     this.#gateway = gateway;
     const ex = gateway.exchange;
     const T = ex.trades;
-    this.#last = ex.markets.map((_, m) => {
+    this.#prices = new Array<number>(ex.markets.length * PRICE_TYPES).fill(Number.NaN);
+    ex.markets.forEach((_, m) => {
       const [id] = T.newest((slot) => T.market[slot] === m, 1);
-      return id === undefined ? Number.NaN : T.price[T.slotOf(id)]!;
+      if (id !== undefined) this.#prices[m * PRICE_TYPES] = T.price[T.slotOf(id)]!;
+    });
+    const F = ex.futures;
+    F.marketOf.forEach((m, ci) => {
+      if (F.mark[ci]! > 0) this.#prices[m * PRICE_TYPES + 1] = F.mark[ci]!;
+      if (F.index[ci]! > 0) this.#prices[m * PRICE_TYPES + 2] = F.index[ci]!;
     });
     for (const r of recordRows(ex, PRICE_ORDER_PREFIX)) {
       if (r.value !== null) this.store.project(priceOrderFromRecord(ex, r.value, r.orderId), r.seq, true);
     }
     gateway.observe((code, cmd, events) => {
       if (code !== ResultCode.Ok) return;
+      if (cmd.type === CommandType.FuturesSetPrices) {
+        // The command carries the new prices (0: unchanged), so nothing here reads the engine's state.
+        this.expire();
+        if (cmd.price > 0) this.#setPrice(cmd.market, 1, cmd.price, cmd.time);
+        if (cmd.amount > 0) this.#setPrice(cmd.market, 2, cmd.amount, cmd.time);
+        return;
+      }
       let price = Number.NaN;
       for (let i = 0; i < events.count; i++) if (events.kind[i] === EventKind.Fill) price = events.price[i]!;
       if (Number.isNaN(price)) return;
-      this.#last[cmd.market] = price;
       this.expire();
-      const due = this.store.due(cmd.market, price);
-      if (due.length > 0) this.#fire(due, cmd.time);
+      this.#setPrice(cmd.market, 0, price, cmd.time);
     });
     this.#timer = setInterval(() => this.expire(), 1000);
     this.#timer.unref();
@@ -94,13 +114,25 @@ export class PriceTriggers {
 
   /** Last trade price of `market` in ticks, NaN when it never traded. */
   lastTicks(market: number): number {
-    return this.#last[market] ?? Number.NaN;
+    return this.priceTicks(market, 0);
+  }
+
+  /** The price of `priceType` (0 last, 1 mark, 2 index) of `market` in ticks, NaN while unknown. */
+  priceTicks(market: number, priceType: PriceType): number {
+    return this.#prices[market * PRICE_TYPES + priceType] ?? Number.NaN;
+  }
+
+  /** A new price of (market, type): fires the triggers it reaches (trade or command time `timeUs`). */
+  #setPrice(market: number, priceType: PriceType, ticks: number, timeUs: number): void {
+    this.#prices[market * PRICE_TYPES + priceType] = ticks;
+    const due = this.store.due(market, ticks, priceType);
+    if (due.length > 0) this.#fire(due, timeUs);
   }
 
   /** Creates an open trigger of `fields`; `done` gets Ok and it once its record is applied, or the refusal. */
   create(fields: NewPriceOrder, done: (code: ResultCode, o: PriceOrder | undefined) => void): void {
     const ex = this.#gateway.exchange;
-    const o: PriceOrder = { ...fields, id: this.store.issueId(), finishUs: 0, status: 'open', firedOrderId: 0, reason: '' };
+    const o = { product: 'spot', priceType: 0, ...fields, id: this.store.issueId(), finishUs: 0, status: 'open', firedOrderId: 0, reason: '' } as PriceOrder;
     const end = this.#begin();
     putRecords(this.#gateway, { [priceOrderKey(o.id)]: priceOrderRecord(ex, o) }, (code) => {
       this.#reload(o.id);
@@ -176,10 +208,12 @@ export class PriceTriggers {
     if (o.status === 'open') this.#fireDue(o.market);
   }
 
-  /** Fires the open triggers of `market` its last price reaches. */
+  /** Fires the open triggers of `market` its prices (last, mark, index) reach. */
   #fireDue(market: number): void {
-    const due = this.store.due(market, this.lastTicks(market));
-    if (due.length > 0) this.#fire(due, this.#gateway.clock.nowUs());
+    for (const pt of [0, 1, 2] as const) {
+      const due = this.store.due(market, this.priceTicks(market, pt), pt);
+      if (due.length > 0) this.#fire(due, this.#gateway.clock.nowUs());
+    }
   }
 
   /** Places the put orders of `fired` (taken out of the index) as described in the module header. */
@@ -191,7 +225,8 @@ export class PriceTriggers {
       const end = this.#begin();
       const settle = (): void => { this.#reload(o.id); end(); };
       const failed = (reason: string): RecordPutsMap => ({ [key]: finishedRecord(ex, o, 'failed', timeUs, reason) });
-      const parsed = parseCreateOrder(ex, o.uid, putBody(ex, o), this.#cmd);
+      const parsed = o.product === 'spot' ? parseCreateOrder(ex, o.uid, putBody(ex, o), this.#cmd)
+        : futuresPlaceCommand(ex, o.uid, o.market, o.initial, this.#cmd);
       if (parsed !== ResultCode.Ok) {
         putRecords(gw, failed(gateError(parsed).label), settle);
         continue;

@@ -22,7 +22,7 @@ import type { ApiDeps } from '../deps.js';
 import { type ApiRequest, bodyObject, queryParam } from '../http/api-request.js';
 import type { Handler, Router } from '../router.js';
 import { parseCreateOrder, parseOrderId, parsePair } from '../../gate/spot-order-request.js';
-import type { PriceOrder, PutOrder, TriggerRule } from '../price-orders/price-order-store.js';
+import type { PutOrder, SpotPriceOrder, TriggerRule } from '../price-orders/price-order-store.js';
 import { renderPriceOrder } from '../price-orders/price-order-view.js';
 import { putBody } from '../price-orders/price-triggers.js';
 import { intParam, paginationHeaders } from './common.js';
@@ -41,7 +41,7 @@ function accountFilter(v: string | undefined): 'normal' | 'none' | ResultCode {
 }
 
 /** A create body checked and converted: what the store records besides owner and time. */
-type Parsed = Pick<PriceOrder, 'market' | 'triggerTicks' | 'triggerPrice' | 'rule' | 'expiration' | 'put'>;
+type Parsed = Pick<SpotPriceOrder, 'product' | 'priceType' | 'market' | 'triggerTicks' | 'triggerPrice' | 'rule' | 'expiration' | 'put'>;
 
 export function registerSpotPriceOrderRoutes(router: Router, deps: ApiDeps): void {
   const triggers = deps.priceTriggers;
@@ -95,8 +95,8 @@ export function registerSpotPriceOrderRoutes(router: Router, deps: ApiDeps): voi
       time_in_force: tif, auto_borrow: put.auto_borrow === true, auto_repay: put.auto_repay === true, text: text,
     };
     const rule: TriggerRule = trigger.rule;
-    const fields: Parsed = { market, triggerTicks, triggerPrice: formatUnits(triggerTicks, m.priceScale), rule, expiration: exp, put: order };
-    const check = parseCreateOrder(ex(), uid, putBody(ex(), { ...fields, id: 0, uid, createUs: 0, finishUs: 0, status: 'open', firedOrderId: 0, reason: '' }), scratch);
+    const fields: Parsed = { product: 'spot', priceType: 0, market, triggerTicks, triggerPrice: formatUnits(triggerTicks, m.priceScale), rule, expiration: exp, put: order };
+    const check = parseCreateOrder(ex(), uid, putBody(ex(), fields), scratch);
     if (check !== ResultCode.Ok) return [check, 'put: the order would be refused'];
     const c = scratch;
     const bounds = validatePlace(m, place.set(1, uid, c.side, c.orderType, c.tif, c.price, c.amount, c.iceberg));
@@ -110,10 +110,10 @@ export function registerSpotPriceOrderRoutes(router: Router, deps: ApiDeps): voi
   };
 
   /** The caller's trigger named by the path, or OrderNotFound. */
-  const own = (req: ApiRequest): PriceOrder | undefined => {
+  const own = (req: ApiRequest): SpotPriceOrder | undefined => {
     const id = parseOrderId(req.params[0]);
     const o = id < 0 ? undefined : triggers.store.get(id);
-    return o !== undefined && o.uid === req.uid ? o : undefined;
+    return o !== undefined && o.uid === req.uid && o.product === 'spot' ? o : undefined;
   };
 
   router.add({ method: 'POST', pattern: '/api/v4/spot/price_orders', access: SPOT, limit: 'spot',
@@ -154,7 +154,7 @@ export function registerSpotPriceOrderRoutes(router: Router, deps: ApiDeps): voi
       if (typeof account === 'number') return reply.error(account, 'account must be normal, margin or unified');
       triggers.cancel(account === 'none' ? [] : triggers.store.openOf(req.uid, market), (code, cancelled) => {
         if (code !== ResultCode.Ok) return reply.error(code);
-        reply.json(200, cancelled.map((o) => renderPriceOrder(ex(), o)));
+        reply.json(200, cancelled.map((o) => renderPriceOrder(ex(), o as SpotPriceOrder)));
       });
     }) });
 
@@ -174,7 +174,7 @@ export function registerSpotPriceOrderRoutes(router: Router, deps: ApiDeps): voi
     if (triggers.store.isPending(o.id)) return cancelOne(req, reply);
     triggers.cancel([o], (code, cancelled) => {
       if (code !== ResultCode.Ok) return reply.error(code);
-      reply.json(200, renderPriceOrder(ex(), cancelled[0]!));
+      reply.json(200, renderPriceOrder(ex(), cancelled[0] as SpotPriceOrder));
     });
   });
   router.add({ method: 'DELETE', pattern: '/api/v4/spot/price_orders/{order_id}', access: SPOT, limit: 'spot-cancel', handler: cancelOne });

@@ -18,7 +18,7 @@ import { type Amount, subAmount } from '../../core/ledger/amount.js';
 import { type BookEvents, EventKind } from '../../core/matching/book-events.js';
 import { renderOrder, renderTrade, rolesOf } from '../../gate/shapes.js';
 import { renderPriceOrder } from '../price-orders/price-order-view.js';
-import type { PriceOrder } from '../price-orders/price-order-store.js';
+import type { SpotPriceOrder } from '../price-orders/price-order-store.js';
 import { topicOf } from './channels.js';
 import { updateFrame } from './envelope.js';
 import type { Publisher } from './publisher.js';
@@ -83,7 +83,7 @@ export class PrivatePushes {
   }
 
   /** A price trigger created (`put`) or ended (`finish`): pushed to its owner's spot.priceorders topics. */
-  onPriceOrder(o: PriceOrder, event: 'put' | 'finish', timeUs: number): void {
+  onPriceOrder(o: SpotPriceOrder, event: 'put' | 'finish', timeUs: number): void {
     const pair = this.#ex.markets[o.market]!.id;
     const frame = updateFrame('spot.priceorders', [{ ...renderPriceOrder(this.#ex, o), event }], timeUs);
     for (const topic of [topicOf('spot.priceorders', `${o.uid}.${pair}`), topicOf('spot.priceorders', `${o.uid}.!all`)]) {

@@ -77,7 +77,7 @@ export function registerSpotWebSocket(app: TemplatedApp, deps: ApiDeps, feed: Ma
     publish,
     subscribers: (topic) => app.numSubscribers(topic),
   }).attach();
-  deps.priceTriggers.store.onChange = (o, event) => push.private.onPriceOrder(o, event, gateway.clock.nowUs());
+  deps.priceTriggers.store.onChange = (o, event) => { if (o.product === 'spot') push.private.onPriceOrder(o, event, gateway.clock.nowUs()); };
   const timers = new Map<string, NodeJS.Timeout>();
   const sockets = new Set<WebSocket<Conn>>();
   const sweep = setInterval(() => {

@@ -25,6 +25,28 @@ export interface MarketMakerMarketConfig {
   readonly drift?: number;
 }
 
+/** A perpetual contract the maker quotes (futures-quotes.ts): sizes in contracts, prices around the mark. */
+export interface MarketMakerContractConfig {
+  /** Contract name, e.g. "BTC_USDT". */
+  readonly contract: string;
+  /** Settle currency path name (usdt, btc); needed only when two settle currencies list the name. */
+  readonly settle?: string;
+  /** Starting reference price while the contract has no mark or index (default: the maker's spot pair of that name). */
+  readonly price?: string;
+  /** Quotes per side (default 5). */
+  readonly levels?: number;
+  /** Best bid to best ask, in basis points of the reference (default 10). */
+  readonly spread_bps?: number;
+  /** Between consecutive levels, in basis points (default 5). */
+  readonly step_bps?: number;
+  /** Contracts per quote (default: about 1,000 USD worth, at least order_size_min). */
+  readonly size?: number;
+  /** Random-walk volatility of the reference while there is no mark (default 0.0002). */
+  readonly volatility?: number;
+  /** Most contracts the maker holds either way; past it, it quotes only the side that reduces (default 20 ladders). */
+  readonly max_position?: number;
+}
+
 export interface MarketMakerConfig {
   /** The quoting user (must exist, funded in base and quote). */
   readonly uid: number;
@@ -36,6 +58,8 @@ export interface MarketMakerConfig {
   /** Chance per market and re-quote that the taker trades (default 0.3). */
   readonly take_probability?: number;
   readonly markets: readonly MarketMakerMarketConfig[];
+  /** Perpetual contracts quoted with futures orders (none when absent). */
+  readonly contracts?: readonly MarketMakerContractConfig[];
 }
 
 /** The `market_maker` object of a config file: MarketMakerConfig with what ./plan.ts derives left optional. */
@@ -43,7 +67,8 @@ export interface MarketMakerSettings extends Partial<Omit<MarketMakerConfig, 'ma
   readonly markets?: readonly (Omit<MarketMakerMarketConfig, 'price'> & { readonly price?: string })[];
 }
 
-const TOP = new Set(['uid', 'taker_uid', 'seed', 'requote_ms', 'take_probability', 'markets']);
+const TOP = new Set(['uid', 'taker_uid', 'seed', 'requote_ms', 'take_probability', 'markets', 'contracts']);
+const CONTRACT = new Set(['contract', 'settle', 'price', 'levels', 'spread_bps', 'step_bps', 'size', 'volatility', 'max_position']);
 const MARKET = new Set(['market', 'price', 'levels', 'spread_bps', 'step_bps', 'size', 'volatility', 'drift']);
 
 function check(ok: boolean, field: string, what: string): void {
@@ -90,6 +115,22 @@ function parse(raw: unknown, resolved: boolean): MarketMakerSettings {
     optional(e, 'size', (v) => typeof v === 'string', `${f}.size`, 'must be a decimal string');
     optional(e, 'volatility', (v) => isNum(v, 0, 0.1), `${f}.volatility`, 'must be a number in 0..0.1');
     optional(e, 'drift', (v) => isNum(v, -0.01, 0.01), `${f}.drift`, 'must be a number in -0.01..0.01');
+  });
+  optional(o, 'contracts', (v) => Array.isArray(v), 'contracts', 'must be an array');
+  ((o.contracts ?? []) as unknown[]).forEach((m, i) => {
+    const f = `contracts[${i}]`;
+    check(isObject(m), f, 'must be an object');
+    const e = m as Record<string, unknown>;
+    for (const k of Object.keys(e)) check(CONTRACT.has(k), `${f}.${k}`, 'unknown field');
+    check(typeof e.contract === 'string', `${f}.contract`, 'must be a contract name');
+    optional(e, 'settle', (v) => typeof v === 'string', `${f}.settle`, 'must be a settle currency (usdt, btc)');
+    optional(e, 'price', (v) => typeof v === 'string' && /^\d+(\.\d+)?$/.test(v) && Number(v) > 0, `${f}.price`, 'must be a positive decimal string');
+    optional(e, 'levels', (v) => Number.isInteger(v) && isNum(v, 1, 100), `${f}.levels`, 'must be an integer in 1..100');
+    optional(e, 'spread_bps', (v) => isNum(v, 0, 5000), `${f}.spread_bps`, 'must be a number in 0..5000');
+    optional(e, 'step_bps', (v) => isNum(v, 0, 1000), `${f}.step_bps`, 'must be a number in 0..1000');
+    optional(e, 'size', (v) => Number.isSafeInteger(v) && (v as number) > 0, `${f}.size`, 'must be a positive integer (contracts)');
+    optional(e, 'volatility', (v) => isNum(v, 0, 0.1), `${f}.volatility`, 'must be a number in 0..0.1');
+    optional(e, 'max_position', (v) => Number.isSafeInteger(v) && (v as number) > 0, `${f}.max_position`, 'must be a positive integer (contracts)');
   });
   return o;
 }

@@ -17,6 +17,10 @@
  *   demo's size for a demo pair, else worth about SIZE_USD (in quote units at the quote's value; 1,000 quote units
  *   when that is unknown), rounded up to the pair's amount_precision; for a market listed in `markets`, none,
  *   as before: the maker then quotes the pair's minimum. The maker raises sizes to the pair's minimums.
+ * - Contracts: those listed in `contracts`, else every configured perpetual (`futures.contracts`), quoted by
+ *   futures orders (futures-quotes.ts). Each of the maker's users without an opening futures balance of a
+ *   quoted contract's settle currency is credited FUTURES_FUND_USD worth of it (at the currency's value; that
+ *   many units when unknown), within the same caps as spot funds.
  * Exact decimal arithmetic (big.js); errors are ConfigError naming the field.
  */
 import Big from 'big.js';
@@ -26,7 +30,9 @@ import { currencyRules } from '../config-amounts.js';
 import { type AmountRule, amount, fail, formatScaled } from '../config-check.js';
 import { DEMO_MARKET_MAKER_UID, DEMO_MARKET_TAKER_UID, DEMO_QUOTES } from '../demo.js';
 import type { OpeningBalance, SimConfig } from '../sim-config.js';
-import { type MarketMakerConfig, type MarketMakerMarketConfig, type MarketMakerSettings, parseMarketMakerSettings } from './config.js';
+import {
+  type MarketMakerConfig, type MarketMakerContractConfig, type MarketMakerMarketConfig, type MarketMakerSettings, parseMarketMakerSettings,
+} from './config.js';
 
 export const DEFAULT_MAKER_UID = DEMO_MARKET_MAKER_UID;
 export const DEFAULT_TAKER_UID = DEMO_MARKET_TAKER_UID;
@@ -35,6 +41,8 @@ export const SIZE_USD = 1000;
 /** Funds of a created or unfunded maker user: this many full ladders of every market it quotes. */
 export const FUND_LADDERS = 1000;
 const DEFAULT_LEVELS = 5;
+/** Futures funds of a maker user without an opening futures balance, per settle currency, in USD. */
+export const FUTURES_FUND_USD = 1_000_000;
 
 export interface MarketMakerPlan {
   readonly config: MarketMakerConfig;
@@ -76,11 +84,18 @@ export function planMarketMaker(config: SimConfig, currencies: readonly Currency
     const size = m.size ?? (deriveSizes ? derivedSize(pair, new Big(price), values) : undefined);
     return { ...m, price, ...(size === undefined ? {} : { size }) };
   });
+  const perpetuals = config.futures?.contracts ?? [];
+  const contracts: MarketMakerContractConfig[] = s.contracts !== undefined ? [...s.contracts]
+    : perpetuals.map((k) => ({ contract: k.name, settle: k.settle }));
+  contracts.forEach((c, i) => {
+    const n = perpetuals.filter((k) => k.name === c.contract && (c.settle === undefined || k.settle === c.settle)).length;
+    if (n !== 1) fail(`market_maker.contracts[${i}].contract`, n === 0 ? `"${c.contract}" is not a configured contract` : `give settle: ${c.contract} is listed twice`);
+  });
   const resolved: MarketMakerConfig = {
     uid, ...(takerUid === undefined ? {} : { taker_uid: takerUid }), seed: s.seed ?? 1,
     ...(s.requote_ms === undefined ? {} : { requote_ms: s.requote_ms }),
     ...(s.take_probability === undefined ? {} : { take_probability: s.take_probability }),
-    markets,
+    markets, ...(contracts.length === 0 ? {} : { contracts }),
   };
   const users = takerUid === undefined ? [uid] : [uid, takerUid];
   const configured = new Map((config.users ?? []).map((u) => [u.uid, u]));
@@ -95,6 +110,18 @@ export function planMarketMaker(config: SimConfig, currencies: readonly Currency
     for (const cap of [rule.max / 10n, (rule.max - (used.get(currency) ?? 0n)) / BigInt(to.length)]) if (cap < units) units = cap;
     if (units <= 0n) continue;
     for (const u of to) funding.push({ uid: u, account: 'spot', currency, amount: formatScaled(units, rule.scale) });
+  }
+  const settles = new Set(contracts.map((c) => perpetuals.find((k) => k.name === c.contract && (c.settle === undefined || k.settle === c.settle))!.settle.toUpperCase()));
+  for (const currency of settles) {
+    const to = users.filter((u) => configured.get(u)?.balances?.futures?.[currency] === undefined);
+    const rule = rules.get(currency);
+    if (to.length === 0 || rule === undefined) continue;
+    const value = values.get(currency);
+    const worth = value === undefined || value.eq(0) ? new Big(FUTURES_FUND_USD) : new Big(FUTURES_FUND_USD).div(value);
+    let units = BigInt(worth.times(new Big(10).pow(rule.scale)).round(0, Big.roundDown).toFixed(0));
+    for (const cap of [rule.max / 10n, (rule.max - (used.get(currency) ?? 0n)) / BigInt(to.length)]) if (cap < units) units = cap;
+    if (units <= 0n) continue;
+    for (const u of to) funding.push({ uid: u, account: 'futures', currency, amount: formatScaled(units, rule.scale) });
   }
   funding.sort((a, b) => users.indexOf(a.uid) - users.indexOf(b.uid));
   return { config: resolved, newUsers: users.filter((u) => !configured.has(u)), funding };
