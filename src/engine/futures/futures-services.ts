@@ -156,6 +156,17 @@ export class FuturesServices {
     return this.ready();
   }
 
+  /**
+   * Starts what is due, synchronously: with a synchronous host (the inline gateway) every due pass has run when
+   * it returns (bounded); with the threaded one it starts at most one pass.
+   */
+  poll(): void {
+    for (let i = 0; i < READY_PASSES; i++) {
+      if (this.#running || !this.#due()) return;
+      this.#poll();
+    }
+  }
+
   /** Runs what is due until nothing is (bounded); resolves once every command it issued completed. */
   async ready(): Promise<void> {
     for (let i = 0; i < READY_PASSES; i++) {
