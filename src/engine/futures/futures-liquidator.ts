@@ -52,7 +52,7 @@ export interface PassResult {
 export function anyLiquidatable(ex: Exchange): boolean {
   const S = ex.futures;
   for (let ci = 0; ci < S.contracts.length; ci++) {
-    for (const r of S.positions.openRows(S.marketOf[ci]!)) if (isLiquidatable(ex, ci, r)) return true;
+    for (const r of S.positions.openRows(S.marketOf[ci])) if (isLiquidatable(ex, ci, r)) return true;
   }
   return false;
 }
