@@ -28,7 +28,19 @@ import { ResultCode } from '../../src/core/result-code.js';
 import { anyLiquidatable } from '../../src/engine/futures/futures-liquidator.js';
 import { FuturesServices } from '../../src/engine/futures/futures-services.js';
 import { InlineGateway } from '../../src/engine/gateway.js';
+import { exitWithUsage } from '../help.js';
 import { machineInfo, machineLines } from '../machine.js';
+
+exitWithUsage(`usage: npm run bench:liquidation -- [--json] [--positions N] [--seed S]
+
+A liquidation cascade through the server's futures services: N leveraged positions, a 10 % mark move, the time
+until every account is safe (liquidations, the liquidator's book closes, auto-deleveraging).
+  --json         exactly one JSON document on stdout (logs on stderr); default: a table
+  --positions N  open positions before the move (default 10000)
+  --seed S       the seed of sizes, leverages and margins (default 14)
+  --help, -h     this text
+Figures and method: docs/futures.md (Prices, funding and liquidation), README.md.
+`);
 
 const args = process.argv.slice(2);
 const JSON_OUT = args.includes('--json');

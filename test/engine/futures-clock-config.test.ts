@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { FUTURES_SERVICE_DEFAULTS } from '../../src/engine/futures/futures-services.js';
 import { validateConfig } from '../../src/sim/config-file.js';
 import { futuresServiceOptions } from '../../src/sim/futures-config.js';
+import { blocks } from '../support/markdown.js';
 
 const base = (clock?: unknown): unknown => ({
   currency_pairs: [{ id: 'BTC_USDT', base: 'BTC', quote: 'USDT', precision: 1, amount_precision: 4 }],
@@ -23,6 +24,15 @@ describe('futures.clock config', () => {
     expect(o).toEqual({ priceIntervalMs: 250, markEmaSamples: 10, markBasisCap: 1_000_000n, liquidationIntervalMs: 500, liquidationsPerPass: 50 });
     expect(futuresServiceOptions(validateConfig(base({ enabled: false })).futures)).toBeUndefined();
     expect(futuresServiceOptions(undefined)).toBeUndefined();
+  });
+
+  it("docs/futures.md's example config validates and states the defaults", () => {
+    const example = blocks('docs/futures.md').find((b) => b.lang === 'json' && b.code.includes('"clock"'))!;
+    const config = validateConfig(JSON.parse(example.code));
+    const o = futuresServiceOptions(config.futures)!;
+    expect(o).toEqual({ priceIntervalMs: FUTURES_SERVICE_DEFAULTS.priceIntervalMs, markEmaSamples: FUTURES_SERVICE_DEFAULTS.markEmaSamples,
+      markBasisCap: FUTURES_SERVICE_DEFAULTS.markBasisCap, liquidationIntervalMs: FUTURES_SERVICE_DEFAULTS.liquidationIntervalMs,
+      liquidationsPerPass: FUTURES_SERVICE_DEFAULTS.liquidationsPerPass });
   });
 
   it.each([
