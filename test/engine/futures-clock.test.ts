@@ -3,6 +3,7 @@
 // contract's interval at Gate's rate (premium, interest, cap, or an override), nets to zero across users and the
 // insurance fund, and shows in the account book as `fund` entries whose text is the contract.
 import { describe, expect, it } from 'vitest';
+import { SimClock } from '../../src/core/clock.js';
 import { Command, CommandType } from '../../src/core/command.js';
 import { assertFuturesInvariants } from '../../src/core/futures/futures-setup.js';
 import { AccountKind } from '../../src/core/ledger/account-kinds.js';
@@ -160,8 +161,30 @@ describe('futures funding', () => {
   });
 });
 
+describe('futures services on a stopped gateway', () => {
+  it('retry a refused funding a price interval later instead of looping', async () => {
+    const d = new FuturesDriver(futuresDefinition(2));
+    const gw = new InlineGateway(d.ex.definition, d.clock, { engine: d.engine });
+    const svc = new FuturesServices(gw, { checkMs: 0 });
+    await svc.setIndexPrice(0, P);
+    const next = d.ex.futures.nextFunding[0]!;
+    gw.stop(ResultCode.EngineStopped, 'test');
+    d.clock.advanceTo(next * SECOND);
+    const issued = svc.stats.commands;
+    await svc.ready();
+    expect(svc.stats.fundings).toBe(0);
+    expect(svc.stats.commands - issued).toBe(1);
+    await svc.ready();
+    expect(svc.stats.commands - issued).toBe(1);
+    d.clock.advanceBy(SECOND);
+    await svc.ready();
+    expect(svc.stats.commands - issued).toBe(2);
+  });
+});
+
 describe('futures services in the embedded exchange', () => {
   it('prices follow the spot pair and funding comes when the clock passes the interval', () => {
+    const clock = new SimClock(Date.UTC(2026, 0, 1) * 1000);
     const ex = EmbeddedExchange.create({
       currency_pairs: [{ id: 'BTC_USDT', base: 'BTC', quote: 'USDT', precision: 1, amount_precision: 4 }],
       users: [
@@ -172,18 +195,17 @@ describe('futures services in the embedded exchange', () => {
         contracts: [{ name: 'BTC_USDT', settle: 'usdt', quanto_multiplier: '0.0001', order_price_round: '0.1', mark_price_round: '0.01',
           funding_interval: 3600 }],
       },
-    });
+    }, { clock });
     expect(ex.futures).toBeDefined();
     ex.createOrder(2, { currency_pair: 'BTC_USDT', side: 'sell', amount: '0.01', price: '60000' });
     ex.createOrder(1, { currency_pair: 'BTC_USDT', side: 'buy', amount: '0.01', price: '60000' });
-    const clock = ex.clock as { advanceBy(us: number): void };
     clock.advanceBy(SECOND);
     ex.spotAccounts(1); // a read submits nothing
     ex.deposit(1, 'USDT', '1'); // a call that submits runs what is due first
     expect(ex.exchange.futures.index[0]).toBe(P);
     expect(ex.exchange.futures.mark[0]).toBe(P);
     const next = ex.exchange.futures.nextFunding[0]!;
-    (ex.clock as { advanceTo(us: number): void }).advanceTo(next * SECOND);
+    clock.advanceTo(next * SECOND);
     ex.futures!.poll();
     expect(ex.exchange.futures.funding.map((f) => f.t)).toEqual([next]);
     expect(ex.exchange.futures.nextFunding[0]).toBe(next + 3600);

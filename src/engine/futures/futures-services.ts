@@ -86,6 +86,8 @@ export class FuturesServices {
   readonly #indexOverride: (number | undefined)[];
   readonly #markOverride: (number | undefined)[];
   readonly #rateOverride: (bigint | undefined)[];
+  /** Per contract: no funding attempt before this engine time (µs) after one the engine refused. */
+  readonly #fundingRetryUs: Float64Array;
   readonly #cmd = new Command();
   readonly #pass: PassResult = { more: false };
   readonly stats: FuturesServiceStats = { ...emptyLiquidatorStats(), priceUpdates: 0, fundings: 0, passes: 0 };
@@ -114,6 +116,7 @@ export class FuturesServices {
     this.#indexOverride = new Array<number | undefined>(n).fill(undefined);
     this.#markOverride = new Array<number | undefined>(n).fill(undefined);
     this.#rateOverride = new Array<bigint | undefined>(n).fill(undefined);
+    this.#fundingRetryUs = new Float64Array(n);
     registry.set(this.#ex, this);
     if (this.#opt.checkMs > 0 && n > 0) {
       this.#timer = setInterval(() => this.#poll(), this.#opt.checkMs);
@@ -202,7 +205,7 @@ export class FuturesServices {
   #fundingDue(now: number, from = 0): number {
     const S = this.#ex.futures;
     for (let ci = from; ci < S.contracts.length; ci++) {
-      if (S.nextFunding[ci]! > 0 && S.mark[ci]! > 0 && now >= S.nextFunding[ci]! * 1e6) return ci;
+      if (S.nextFunding[ci]! > 0 && S.mark[ci]! > 0 && now >= S.nextFunding[ci]! * 1e6 && now >= this.#fundingRetryUs[ci]!) return ci;
     }
     return -1;
   }
@@ -298,9 +301,9 @@ export class FuturesServices {
       const mem = this.#memory[ci]!;
       mem.premiumSum = 0n;
       mem.premiumCount = 0;
-    } else if (code !== ResultCode.NothingDue) {
-      // Not applied (the gateway stopped): try again at the next due check rather than spin.
-      this.#lastPriceUs = this.#host.clock.nowUs();
+    } else {
+      // Refused (e.g. the gateway stopped): tried again a price interval later, not in a loop.
+      this.#fundingRetryUs[ci] = this.#host.clock.nowUs() + this.#opt.priceIntervalMs * 1000;
     }
   }
 
