@@ -136,3 +136,22 @@ describe('futures liquidator', () => {
     expect(futuresServicesOf(d.ex)).toBeUndefined();
   });
 });
+
+describe('the liquidator order (core)', () => {
+  it('is accepted without a size, as the core documents (it takes the size of the position it holds)', async () => {
+    const { d, svc, ci } = setup();
+    expect(d.fund(INSURANCE_UID, 'USDT', '100000')).toBe(ResultCode.Ok);
+    await svc.setIndexPrice(ci, P);
+    expect(d.leverage(1, 'BTC_USDT', 50)).toBe(ResultCode.Ok);
+    trade(d, 2, 1, 100);
+    d.clock.advanceBy(1_000_000);
+    svc.close();
+    expect(d.prices('BTC_USDT', P * 0.97)).toBe(ResultCode.Ok);
+    expect(d.liquidate(1, 'BTC_USDT')).toBe(ResultCode.Ok);
+    expect(d.size(INSURANCE_UID, 'BTC_USDT')).toBe(100);
+    expect(d.order(5, 'BTC_USDT', 100, P * 0.97)).toBe(ResultCode.Ok);
+    expect(d.liquidatorOrder('BTC_USDT')).toBe(ResultCode.Ok); // the driver sends amount 0
+    expect(d.size(INSURANCE_UID, 'BTC_USDT')).toBe(0);
+    assertFuturesInvariants(d.ex);
+  });
+});

@@ -119,8 +119,7 @@ function* closeTakenOver(ex: Exchange, ci: number, c: Command, stats: Liquidator
   c.type = CommandType.PlaceOrder; c.uid = INSURANCE_UID; c.market = market; c.kind = AccountKind.Futures;
   c.sub = S.settleCur[ci]!; c.side = before > 0 ? Side.Sell : Side.Buy; c.orderType = OrderType.Market;
   c.tif = TimeInForce.Ioc; c.toKind = FuturesFlag.Liquidation;
-  // The core sets side, size and price bound itself; the size must still be non-zero to pass the size check.
-  c.amount = Math.abs(before);
+  // The core sets side, size and price bound from the position it holds.
   stats.commands++;
   yield c;
   const after = held();
