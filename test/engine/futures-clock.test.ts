@@ -89,6 +89,16 @@ describe('futures price clock', () => {
     await svc.setMarkPrice(ci, P - 1);
     expect(d.ex.futures.mark[ci]).toBe(P - 1);
   });
+
+  it('applies a mark override on a contract without any index source', async () => {
+    const { d, svc } = setup();
+    const inv = d.ex.futures.contractIndex('btc', 'BTC_USD'); // mark_price_round 0.01, order_price_round 0.5
+    await svc.setMarkPrice(inv, 30_000_00);
+    expect(d.ex.futures.mark[inv]).toBe(30_000_00);
+    expect(d.ex.futures.index[inv]).toBe(30_000_00);
+    await svc.setMarkPrice(inv, null);
+    expect(d.ex.futures.mark[inv]).toBe(30_000_00); // nothing to compute from: the last prices stay
+  });
 });
 
 describe('futures funding', () => {

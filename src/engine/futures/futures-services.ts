@@ -266,7 +266,8 @@ export class FuturesServices {
     let moved = false;
     for (let ci = 0; ci < S.contracts.length; ci++) {
       const k = S.contracts[ci]!;
-      const index = this.#indexOf(ci);
+      // A mark override on a contract without any index source stands for the index too.
+      const index = this.#indexOf(ci) ?? this.#markOverride[ci];
       if (index === undefined || index <= 0) continue;
       const mem = this.#memory[ci]!;
       const basis = smoothBasis(mem, basisSample(this.#ex, this.#probe, this.#last, ci, index), this.#opt.markEmaSamples,
