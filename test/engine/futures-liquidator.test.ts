@@ -112,6 +112,26 @@ describe('futures liquidator', () => {
     assertFuturesInvariants(d.ex);
   });
 
+  it('liquidates the under-margined leg of a dual-mode account and leaves the other', async () => {
+    const { d, svc, ci } = setup();
+    expect(d.fund(INSURANCE_UID, 'USDT', '100000')).toBe(ResultCode.Ok);
+    await svc.setIndexPrice(ci, P);
+    expect(d.dualMode(1, 'USDT', true)).toBe(ResultCode.Ok);
+    expect(d.leverage(1, 'BTC_USDT', 50)).toBe(ResultCode.Ok);
+    // Long leg (slot 1) 100 against user 2; short leg (slot 2) 50 against user 3.
+    trade(d, 2, 1, 100);
+    expect(d.order(3, 'BTC_USDT', 50, P)).toBe(ResultCode.Ok);
+    expect(d.order(1, 'BTC_USDT', -50, P, { tif: 2 })).toBe(ResultCode.Ok);
+    expect([d.size(1, 'BTC_USDT', 1), d.size(1, 'BTC_USDT', 2)]).toEqual([100, -50]);
+    // Bids that take the liquidated leg (else auto-deleveraging would pick the most profitable short: the other leg).
+    expect(d.order(5, 'BTC_USDT', 100, P * 0.97)).toBe(ResultCode.Ok);
+    d.clock.advanceBy(1_000_000);
+    await svc.setIndexPrice(ci, P * 0.97);
+    expect([d.size(1, 'BTC_USDT', 1), d.size(1, 'BTC_USDT', 2)]).toEqual([0, -50]);
+    expect(d.ex.futures.liquidations.map((l) => [l.uid, l.slot])).toEqual([[1, 1]]);
+    assertFuturesInvariants(d.ex);
+  });
+
   it('issues at most the budget of liquidations per pass, the rest in the passes that follow', async () => {
     const { d, svc, ci } = setup(12, { liquidationsPerPass: 2 });
     await svc.setIndexPrice(ci, P);
