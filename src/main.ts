@@ -27,6 +27,8 @@ import { registerSpotWebSocket, type WsOptions } from './api/ws/ws-server.js';
 import { MarketMaker } from './sim/market-maker.js';
 import { resolveChains } from './sim/chains/chain-spec.js';
 import { WalletSim } from './sim/chains/wallet-sim.js';
+import { FuturesServices } from './engine/futures/futures-services.js';
+import { futuresServiceOptions } from './sim/futures-config.js';
 
 export interface StartOptions {
   readonly host?: string | undefined;
@@ -48,6 +50,8 @@ export interface Simulator {
   readonly keys: KeyStore;
   readonly simClock: SimClock | undefined;
   readonly config: SimulatorConfig;
+  /** The futures price clock, funding and liquidator (undefined without contracts or with futures.clock.enabled false). */
+  readonly futures: FuturesServices | undefined;
   close(): Promise<void>;
 }
 
@@ -145,6 +149,14 @@ export async function startSimulator(config: SimulatorConfig, options: StartOpti
   maker?.tick(clock.nowUs());
   await gateway.settled();
   const timer = maker === undefined ? undefined : setInterval(() => maker.tick(clock.nowUs()), MARKET_MAKER_TICK_MS);
+  // Futures prices, funding and liquidation on the engine clock; the first prices before the server listens.
+  const futuresOptions = futuresServiceOptions(config.futures);
+  const futures = futuresOptions === undefined ? undefined : new FuturesServices(gateway, futuresOptions);
+  if (futures !== undefined) {
+    server.deps.onClockMove.push(() => futures.ready());
+    server.deps.onClose.push(() => futures.close());
+    await futures.ready();
+  }
   try {
     await server.listen();
   } catch (e) {
@@ -156,7 +168,7 @@ export async function startSimulator(config: SimulatorConfig, options: StartOpti
     throw e;
   }
   return {
-    server, gateway, keys, simClock, config,
+    server, gateway, keys, simClock, config, futures,
     snapshots, restart,
     async close() {
       if (timer !== undefined) clearInterval(timer);

@@ -20,6 +20,9 @@ import {
   accountBookCode, orderOfRole, renderOrder, renderOrderBook, userTrades,
 } from '../gate/shapes.js';
 import { type BookFactory, InlineEngine } from '../engine/inline-engine.js';
+import { InlineGateway } from '../engine/gateway.js';
+import { FuturesServices } from '../engine/futures/futures-services.js';
+import { futuresServiceOptions } from './futures-config.js';
 import { definitionFromConfig, openingAccount, type SimConfig } from './sim-config.js';
 
 /** A rejection, as the REST API would answer it. */
@@ -46,6 +49,11 @@ export class EmbeddedExchange {
   readonly engine: InlineEngine;
   readonly clock: Clock;
   readonly #cmd = new Command();
+  /**
+   * Futures prices, funding and liquidation (docs/futures.md) on the exchange's clock, without a timer: what the
+   * clock made due runs before each call's command, or at `futures.poll()`; undefined without contracts.
+   */
+  futures: FuturesServices | undefined;
 
   private constructor(engine: InlineEngine, clock: Clock) {
     this.engine = engine;
@@ -60,6 +68,11 @@ export class EmbeddedExchange {
     for (const b of balances) {
       const to = openingAccount(b.account, ex.exchange.currencyIndex(b.currency));
       ex.#credit(b.uid, to.kind, b.currency, b.amount, to.sub);
+    }
+    const futures = futuresServiceOptions(config.futures);
+    if (futures !== undefined) {
+      ex.futures = new FuturesServices(new InlineGateway(definition, clock, { engine: ex.engine }), { ...futures, checkMs: 0 });
+      ex.futures.poll();
     }
     return ex;
   }
@@ -185,7 +198,9 @@ export class EmbeddedExchange {
     return this.engine.stateHash();
   }
 
+  /** Runs what the clock made due (futures services) first, as the server's timers would have, then `c`. */
   #submit(c: Command): void {
+    this.futures?.poll();
     this.#check(this.engine.submit(c));
   }
 

@@ -5,8 +5,14 @@
  *
  *   "futures": {
  *     "contracts": [{ "name": "BTC_USDT", "settle": "usdt", "quanto_multiplier": "0.0001", "order_price_round": "0.1", … }],
- *     "insurance": { "USDT": "1000000" }
+ *     "insurance": { "USDT": "1000000" },
+ *     "clock": { "price_interval_ms": 1000, "mark_ema_samples": 30, "mark_basis_cap": "0.005",
+ *                "liquidation_interval_ms": 1000, "liquidations_per_pass": 1000 }
  *   }
+ *
+ * `clock` (all optional, defaults as shown; `"enabled": false` stops them) sets the futures services of the
+ * engine clock (engine/futures/futures-services.ts): the price clock's period, the basis EMA and its cap, the
+ * periodic liquidation scan and the liquidations one pass issues at most.
  *
  * A settle currency needs the decimals of quanto × price (linear contracts): a derived currency's scale is raised
  * to that (settleScales); an explicit one below it is refused. Every contract is validated exactly as the engine
@@ -14,15 +20,71 @@
  */
 import type { ContractConfig } from '../core/futures/contract.js';
 import { defineContract } from '../core/futures/contract.js';
-import { decimalsOf } from '../core/futures/futures-math.js';
+import { decimalsOf, parseSignedUnits, RATE_SCALE } from '../core/futures/futures-math.js';
 import { ConfigError } from '../core/invariant.js';
 import type { CurrencySpec } from '../core/ledger/currencies.js';
-import { array, fail, object, type Obj } from './config-check.js';
+import { FUTURES_SERVICE_DEFAULTS, type FuturesServiceOptions } from '../engine/futures/futures-services.js';
+import { array, bool, fail, integer, object, type Obj, optional } from './config-check.js';
+
+/** The futures services of the engine clock (`futures.clock`); every field optional. */
+export interface FuturesClockConfig {
+  /** Default true: prices, funding and liquidation run by themselves. */
+  readonly enabled?: boolean | undefined;
+  /** Engine-clock ms between price updates (default 1000). */
+  readonly price_interval_ms?: number | undefined;
+  /** Samples the mark's basis EMA spans (default 30). */
+  readonly mark_ema_samples?: number | undefined;
+  /** Largest |mark − index| / index (default "0.005"). */
+  readonly mark_basis_cap?: string | undefined;
+  /** Engine-clock ms between periodic liquidation scans (default 1000; every price change scans too). */
+  readonly liquidation_interval_ms?: number | undefined;
+  /** Liquidations one pass issues at most (default 1000). */
+  readonly liquidations_per_pass?: number | undefined;
+}
 
 export interface FuturesConfig {
   readonly contracts: readonly ContractConfig[];
   /** Opening balance of each settle currency's insurance fund (decimal strings). */
   readonly insurance?: Readonly<Record<string, string>> | undefined;
+  /** The futures services of the engine clock (see the module header). */
+  readonly clock?: FuturesClockConfig | undefined;
+}
+
+const CLOCK_FIELDS = ['enabled', 'price_interval_ms', 'mark_ema_samples', 'mark_basis_cap', 'liquidation_interval_ms',
+  'liquidations_per_pass'];
+const DAY_MS = 86_400_000;
+
+/** `mark_basis_cap` as a rate of 10^-8, or undefined when it is not a decimal in 0..1 with at most 8 decimals. */
+function basisCap(v: unknown): bigint | undefined {
+  if (typeof v !== 'string' || !/^\d+(\.\d+)?$/.test(v)) return undefined;
+  const r = parseSignedUnits(v, RATE_SCALE);
+  return r !== undefined && r >= 0n && r <= 100_000_000n ? r : undefined;
+}
+
+function validateClock(v: unknown, p: string): void {
+  const o = object(v, p, CLOCK_FIELDS);
+  optional(o, 'enabled', p, bool);
+  optional(o, 'price_interval_ms', p, integer(1, DAY_MS));
+  optional(o, 'mark_ema_samples', p, integer(1, 100_000));
+  optional(o, 'liquidation_interval_ms', p, integer(1, DAY_MS));
+  optional(o, 'liquidations_per_pass', p, integer(1, 1_000_000));
+  if (o.mark_basis_cap !== undefined && basisCap(o.mark_basis_cap) === undefined) {
+    fail(`${p}.mark_basis_cap`, 'must be a decimal string from 0 to 1 with at most 8 decimals');
+  }
+}
+
+/**
+ * The services' options of a (validated) futures section, or undefined when there are no contracts or
+ * `clock.enabled` is false.
+ */
+export function futuresServiceOptions(f: FuturesConfig | undefined): FuturesServiceOptions | undefined {
+  if (f === undefined || f.contracts.length === 0 || f.clock?.enabled === false) return undefined;
+  const c = f.clock ?? {};
+  return {
+    priceIntervalMs: c.price_interval_ms, markEmaSamples: c.mark_ema_samples,
+    markBasisCap: c.mark_basis_cap === undefined ? FUTURES_SERVICE_DEFAULTS.markBasisCap : basisCap(c.mark_basis_cap),
+    liquidationIntervalMs: c.liquidation_interval_ms, liquidationsPerPass: c.liquidations_per_pass,
+  };
 }
 
 const CONTRACT_FIELDS = ['name', 'settle', 'type', 'quanto_multiplier', 'order_price_round', 'mark_price_round', 'leverage_min',
@@ -68,7 +130,8 @@ export function settleScales(currencies: readonly CurrencySpec[], futures: Futur
 
 /** Validates the `futures` section against the currencies (after settleScales). Throws ConfigError. */
 export function validateFutures(v: unknown, p: string, currencies: readonly CurrencySpec[]): void {
-  const o = object(v, p, ['contracts', 'insurance'], ['contracts']);
+  const o = object(v, p, ['contracts', 'insurance', 'clock'], ['contracts']);
+  optional(o, 'clock', p, validateClock);
   const names = new Set<string>();
   array(o.contracts, `${p}.contracts`).forEach((x, i) => {
     const cp = `${p}.contracts[${i}]`;

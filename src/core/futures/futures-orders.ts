@@ -241,7 +241,7 @@ export class FuturesOrders implements BookProduct {
       flags |= FuturesFlag.ReduceOnly;
     } else {
       if (c.side !== Side.Buy && c.side !== Side.Sell) return ResultCode.InvalidParam;
-      if (c.amount === 0) return ResultCode.SizeTooSmall;
+      if (c.amount === 0 && !system) return ResultCode.SizeTooSmall;
     }
     if (c.amount < k.sizeMin && !system) return ResultCode.SizeTooSmall;
     if (c.amount > k.sizeMax && !system) return ResultCode.SizeTooLarge;
