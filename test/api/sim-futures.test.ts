@@ -1,6 +1,8 @@
-// The /sim/futures control plane over HTTP: labels on bad input with nothing changed, setting mark and index,
-// the funding-rate override and funding at its time (payers pay what receivers get), a liquidator pass that
-// takes an underwater position over, and the insurance and positions reads.
+// The /sim/futures control plane over HTTP with the futures services off (`futures.clock.enabled: false`: the
+// switches issue the core commands themselves): labels on bad input with nothing changed, setting mark and
+// index, the funding-rate override and funding at its time (payers pay what receivers get), a liquidator pass
+// that takes an underwater position over, and the insurance and positions reads. sim-futures-services.test.ts
+// drives the same switches with the services running.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Command } from '../../src/core/command.js';
 import type { ResultCode } from '../../src/core/result-code.js';
@@ -33,7 +35,7 @@ const usdt = () => ex().currencyIndex('USDT');
 const total = (uid: number): bigint => ex().ledger.futures.total(uid, usdt());
 
 beforeAll(async () => {
-  sim = await startTestSimulator(FUTURES_TEST_CONFIG);
+  sim = await startTestSimulator({ ...FUTURES_TEST_CONFIG, futures: { ...FUTURES_TEST_CONFIG.futures!, clock: { enabled: false } } });
 });
 afterAll(async () => { await sim.close(); });
 

@@ -1,22 +1,24 @@
 /**
- * What the /sim/futures control plane asks of the futures edge (the price clock, funding and the liquidator),
- * as one small interface, and a direct implementation that issues the core commands through the gateway.
- * The futures-edge services implement FuturesControl themselves; wiring them in is one change: pass theirs to
- * registerSimFuturesRoutes (server.ts) instead of `directFuturesControl(gateway)`.
+ * What the /sim/futures control plane asks of the futures edge, as one small interface, and its one
+ * implementation over the gateway and, when they run, the futures services (src/engine/futures: the price
+ * clock, funding and the liquidator).
  *
+ * - Prices: with the services running, a price set here is an override of the price clock (it holds until
+ *   cleared with null, and the clock's next steps keep it); without them, one FuturesSetPrices.
+ * - The funding-rate override: the services' (it also becomes the indicative rate), else held here.
+ * - Liquidation: the liquidator's own pass (futures-liquidator.ts), run now, every command submitted after the
+ *   previous one completed.
  * Every change is a journaled command (FuturesSetPrices, FuturesFunding, CancelAll, FuturesLiquidate, the
- * liquidator's PlaceOrder, FuturesDeleverage), so a replay reproduces it. The funding-rate override lives in
- * this object (not journaled, like the price clock's own smoothing state): a restart forgets it.
+ * liquidator's PlaceOrder, FuturesDeleverage), so a replay reproduces it; overrides live in memory (not
+ * journaled, like the price clock's smoothing state): a restart forgets them.
  *
  * Contracts are named by index into exchange.futures.contracts; prices are ticks of 10^-priceScale; rates 10^-8.
  */
 import { Command, CommandType } from '../../core/command.js';
-import { FuturesFlag } from '../../core/futures/futures-orders.js';
-import { isLiquidatable } from '../../core/futures/futures-commands.js';
-import { AccountKind } from '../../core/ledger/account-kinds.js';
-import { INSURANCE_UID } from '../../core/ledger/futures-funds.js';
-import { OrderType, Side, TimeInForce } from '../../core/matching/order-types.js';
+import type { Exchange } from '../../core/exchange/exchange.js';
 import { ResultCode } from '../../core/result-code.js';
+import { emptyLiquidatorStats, liquidationPass } from '../../engine/futures/futures-liquidator.js';
+import type { FuturesServices } from '../../engine/futures/futures-services.js';
 import type { ExchangeGateway } from '../../engine/gateway.js';
 
 /** What one liquidator pass did. */
@@ -28,12 +30,15 @@ export interface LiquidationPass {
 }
 
 export interface FuturesControl {
-  /** Sets contract `ci`'s mark and/or index price (ticks; 0 leaves it); the indicative funding rate is kept. */
-  setPrices(ci: number, markTicks: number, indexTicks: number): Promise<ResultCode>;
+  /**
+   * Sets contract `ci`'s mark and/or index price (ticks); undefined leaves one as it is, null clears its override
+   * (the price clock computes it again). The indicative funding rate is kept.
+   */
+  setPrices(ci: number, markTicks: number | null | undefined, indexTicks: number | null | undefined): Promise<ResultCode>;
   /** The funding-rate override of `ci` (10^-8), or undefined when the computed rate applies. */
   fundingOverride(ci: number): bigint | undefined;
-  /** Sets (a rate, 10^-8) or clears (undefined) the override of `ci`. */
-  setFundingOverride(ci: number, rate: bigint | undefined): void;
+  /** Sets (a rate, 10^-8) or clears (undefined) the override of `ci`; resolves once prices reflect it. */
+  setFundingOverride(ci: number, rate: bigint | undefined): Promise<void>;
   /**
    * Applies funding of `ci` at the override or else the indicative rate: the FuturesFunding command's code
    * (NothingDue before the contract's funding time or without a mark) and the rate used.
@@ -43,80 +48,64 @@ export interface FuturesControl {
   liquidate(ci: number): Promise<LiquidationPass>;
 }
 
-/** The FuturesControl that submits the core commands itself (until the futures-edge services take over). */
-export function directFuturesControl(gateway: ExchangeGateway): FuturesControl {
+/** The FuturesControl over `gateway`, through `services` when the price clock runs (see the module header). */
+export function futuresControl(gateway: ExchangeGateway, services: () => FuturesServices | undefined): FuturesControl {
   const overrides = new Map<number, bigint>();
-  const ex = () => gateway.exchange;
-  const cmd = (type: number, market: number): Command => {
-    const c = new Command();
-    c.type = type;
-    c.market = market;
-    return c;
-  };
+  const ex = (): Exchange => gateway.exchange;
   /** Submits `c` and resolves with its code. */
   const run = (c: Command): Promise<ResultCode> => new Promise((resolve) => gateway.submit(c, (code) => resolve(code)));
 
-  /** Liquidates one position: its orders cancelled, the takeover, the liquidator's close, ADL for what is left. */
-  const liquidateRow = async (ci: number, row: number): Promise<{ code: ResultCode; deleveraged: boolean }> => {
-    const S = ex().futures;
-    const P = S.positions;
-    const uid = P.uid[row]!;
-    const market = S.marketOf[ci]!;
-    const cross = P.leverage[row] === 0;
-    // An isolated position's orders in its contract; a cross account's in every contract of the settle currency.
-    const markets = cross ? S.marketOf.filter((_, i) => S.settleCur[i] === S.settleCur[ci]) : [market];
-    for (const m of markets) {
-      const c = cmd(CommandType.CancelAll, m);
-      c.uid = uid;
-      await run(c);
-    }
-    const take = cmd(CommandType.FuturesLiquidate, market);
-    take.uid = uid;
-    take.sub = P.slot[row]!;
-    const code = await run(take);
-    if (code !== ResultCode.Ok) return { code, deleveraged: false };
-    const close = cmd(CommandType.PlaceOrder, market);
-    close.uid = INSURANCE_UID; close.kind = AccountKind.Futures; close.sub = S.settleCur[ci]!;
-    close.side = Side.Sell; close.orderType = OrderType.Market; close.tif = TimeInForce.Ioc; close.toKind = FuturesFlag.Liquidation;
-    await run(close); // the engine sets side and size from the liquidator's position; refused when nothing is left
-    const adl = await run(cmd(CommandType.FuturesDeleverage, market));
-    return { code: ResultCode.Ok, deleveraged: adl === ResultCode.Ok };
-  };
-
   return {
-    setPrices(ci, markTicks, indexTicks) {
-      const c = cmd(CommandType.FuturesSetPrices, ex().futures.marketOf[ci]!);
-      c.price = markTicks;
-      c.amount = indexTicks;
+    async setPrices(ci, markTicks, indexTicks) {
+      const sv = services();
+      if (sv !== undefined) {
+        if (markTicks !== undefined) await sv.setMarkPrice(ci, markTicks);
+        if (indexTicks !== undefined) await sv.setIndexPrice(ci, indexTicks);
+        return ResultCode.Ok;
+      }
+      const c = new Command();
+      c.type = CommandType.FuturesSetPrices;
+      c.market = ex().futures.marketOf[ci]!;
+      c.price = markTicks ?? 0;
+      c.amount = indexTicks ?? 0;
       c.iceberg = Number(ex().futures.indicativeRate[ci]!);
       return run(c);
     },
-    fundingOverride: (ci) => overrides.get(ci),
-    setFundingOverride(ci, rate) {
+    fundingOverride: (ci) => {
+      const sv = services();
+      return sv !== undefined ? sv.overrides(ci).rate : overrides.get(ci);
+    },
+    async setFundingOverride(ci, rate) {
+      const sv = services();
+      if (sv !== undefined) return sv.setFundingRate(ci, rate ?? null);
       if (rate === undefined) overrides.delete(ci);
       else overrides.set(ci, rate);
     },
     async applyFunding(ci) {
-      const rate = overrides.get(ci) ?? ex().futures.indicativeRate[ci]!;
-      const c = cmd(CommandType.FuturesFunding, ex().futures.marketOf[ci]!);
+      const rate = this.fundingOverride(ci) ?? ex().futures.indicativeRate[ci]!;
+      const c = new Command();
+      c.type = CommandType.FuturesFunding;
+      c.market = ex().futures.marketOf[ci]!;
       c.iceberg = Number(rate);
       return { code: await run(c), rate };
     },
     async liquidate(ci) {
       const S = ex().futures;
-      const contracts = ci < 0 ? S.contracts.map((_, i) => i) : [ci];
+      const P = S.positions;
       const liquidated: { uid: number; contract: string; slot: number; size: number }[] = [];
       const deleveraged: string[] = [];
-      for (const i of contracts) {
-        const name = S.contracts[i]!.name;
-        // Decided on the state now; each command re-checks (a position safe again is NotLiquidatable).
-        const rows = S.positions.openRows(S.marketOf[i]).filter((r) => isLiquidatable(ex(), i, r));
-        for (const r of rows) {
-          const size = S.positions.size[r]!;
-          const out = await liquidateRow(i, r);
-          if (out.code === ResultCode.Ok) liquidated.push({ uid: S.positions.uid[r]!, contract: name, slot: S.positions.slot[r]!, size });
-          if (out.deleveraged && !deleveraged.includes(name)) deleveraged.push(name);
-        }
+      const pass = liquidationPass(ex(), Number.MAX_SAFE_INTEGER, emptyLiquidatorStats(), { more: false }, ci);
+      for (let step = pass.next(); step.done !== true;) {
+        const c = step.value;
+        const k = c.market >= 0 && c.market < ex().markets.length ? S.contractOf(c.market) : -1;
+        const name = k >= 0 ? S.contracts[k]!.name : '';
+        const row = c.type === CommandType.FuturesLiquidate ? P.find(c.uid, c.market, c.sub) : -1;
+        const taken = { uid: c.uid, contract: name, slot: c.sub, size: row >= 0 ? P.size[row]! : 0 };
+        const type = c.type;
+        const code: ResultCode = await run(c);
+        if (code === ResultCode.Ok && type === CommandType.FuturesLiquidate) liquidated.push(taken);
+        if (code === ResultCode.Ok && type === CommandType.FuturesDeleverage && !deleveraged.includes(name)) deleveraged.push(name);
+        step = pass.next(code);
       }
       return { liquidated, deleveraged };
     },

@@ -2,8 +2,10 @@
  * The futures switches of the simulator's control plane (not Gate's API; token or loopback like every /sim/
  * route, see sim-access). A contract is named by `contract` (and `settle`, usdt or btc, when two settle
  * currencies share a name); prices and rates are decimal strings.
- *   POST /sim/futures/prices        {contract, mark?, index?}    → the contract's prices (FuturesSetPrices; mark on
- *                                                                  mark_price_round; the indicative funding rate kept)
+ *   POST /sim/futures/prices        {contract, mark?, index?}    → the contract's prices (mark on mark_price_round;
+ *                                                                  the indicative funding rate kept); with the price
+ *                                                                  clock running they are overrides that hold until
+ *                                                                  cleared with null
  *   POST /sim/futures/funding_rate  {contract, rate: "0.0001" | null} → sets (within ±funding_rate_limit) or clears
  *                                                                  the rate funding applies instead of the computed one
  *   POST /sim/futures/funding       {contract}                  → applies funding now at the override or the
@@ -15,7 +17,7 @@
  *   GET  /sim/futures/positions     ?contract=                  → per contract: prices, rates, open interest, the
  *                                                                  positions and which of them are liquidatable
  * Bad input answers its label and changes nothing. What runs the switches is a FuturesControl
- * (sim-futures-control.ts): the core commands directly until the futures-edge services provide one.
+ * (sim-futures-control.ts): the futures services when they run, the core commands otherwise.
  */
 import { isLiquidatable } from '../../core/futures/futures-commands.js';
 import { formatSigned, parseSignedUnits, RATE_SCALE } from '../../core/futures/futures-math.js';
@@ -25,11 +27,12 @@ import type { ApiDeps } from '../deps.js';
 import { bodyObject, queryParam } from '../http/api-request.js';
 import type { Reply } from '../http/reply.js';
 import type { Handler, Router } from '../router.js';
-import { directFuturesControl, type FuturesControl } from './sim-futures-control.js';
+import { futuresServicesOf } from '../../engine/futures/futures-services.js';
+import { type FuturesControl, futuresControl } from './sim-futures-control.js';
 
 const SIM = { kind: 'sim' } as const;
 
-export function registerSimFuturesRoutes(router: Router, deps: ApiDeps, control: FuturesControl = directFuturesControl(deps.gateway)): void {
+export function registerSimFuturesRoutes(router: Router, deps: ApiDeps, control: FuturesControl = futuresControl(deps.gateway, () => futuresServicesOf(deps.gateway.exchange))): void {
   const ex = () => deps.gateway.exchange;
   const S = () => ex().futures;
   /** Replies 500 when a switch's promise fails (an engine stop, a bug). */
@@ -70,7 +73,7 @@ export function registerSimFuturesRoutes(router: Router, deps: ApiDeps, control:
     if (ci < 0) return;
     const k = S().contracts[ci]!;
     const absent = (v: unknown): boolean => v === undefined || v === null;
-    if (absent(body.mark) && absent(body.index)) return reply.error(ResultCode.MissingParam, 'give mark, index or both');
+    if (!('mark' in body) && !('index' in body)) return reply.error(ResultCode.MissingParam, 'give mark, index or both (null clears an override)');
     const ticks = (v: unknown): number => (absent(v) ? 0 : parseUnits(v, k.priceScale));
     const mark = ticks(body.mark);
     const index = ticks(body.index);
@@ -78,7 +81,8 @@ export function registerSimFuturesRoutes(router: Router, deps: ApiDeps, control:
       return reply.error(mark < 0 ? mark : index < 0 ? index : ResultCode.InvalidParam, `mark and index are positive decimal strings with at most ${k.priceScale} decimals`);
     }
     if (mark % k.markTick !== 0) return reply.error(ResultCode.InvalidParam, `mark must be a multiple of mark_price_round ${k.spec.mark_price_round ?? k.spec.order_price_round}`);
-    guard(control.setPrices(ci, mark, index).then((code) => {
+    const given = (v: unknown, t: number): number | null | undefined => (v === undefined ? undefined : v === null ? null : t);
+    guard(control.setPrices(ci, given(body.mark, mark), given(body.index, index)).then((code) => {
       if (code !== ResultCode.Ok) return reply.error(code);
       reply.json(200, prices(ci));
     }), reply, 'POST /sim/futures/prices');
@@ -90,15 +94,15 @@ export function registerSimFuturesRoutes(router: Router, deps: ApiDeps, control:
     if (ci < 0) return;
     if (!('rate' in body)) return reply.error(ResultCode.MissingParam, 'rate is required: a decimal string, or null to clear');
     const k = S().contracts[ci]!;
-    if (body.rate === null) {
-      control.setFundingOverride(ci, undefined);
-    } else {
-      const rate = typeof body.rate === 'string' ? parseSignedUnits(body.rate, RATE_SCALE) : undefined;
+    let rate: bigint | undefined;
+    if (body.rate !== null) {
+      rate = typeof body.rate === 'string' ? parseSignedUnits(body.rate, RATE_SCALE) : undefined;
       if (rate === undefined) return reply.error(ResultCode.InvalidParam, `rate: a signed decimal string with at most ${RATE_SCALE} decimals`);
       if (rate > k.fundingCap || rate < -k.fundingCap) return reply.error(ResultCode.InvalidParam, `rate must be within ±funding_rate_limit (${formatSigned(k.fundingCap, RATE_SCALE)})`);
-      control.setFundingOverride(ci, rate);
     }
-    reply.json(200, { contract: k.name, settle: k.settle, funding_rate_override: rateText(control.fundingOverride(ci)) });
+    guard(control.setFundingOverride(ci, rate).then(() => {
+      reply.json(200, { contract: k.name, settle: k.settle, funding_rate_override: rateText(control.fundingOverride(ci)) });
+    }), reply, 'POST /sim/futures/funding_rate');
   });
 
   post('funding', (req, reply) => {

@@ -75,15 +75,17 @@ function marketsToClear(ex: Exchange, ci: number, row: number): number[] {
 
 /**
  * One liquidation pass (see the module header): yields each command and receives its result code. `budget`
- * bounds the liquidations; `stats` is updated as commands complete.
+ * bounds the liquidations; `stats` is updated as commands complete; `only` (≥ 0) limits the pass to one
+ * contract index. The same pass serves the services' timer and the control plane's "liquidate now".
  */
-export function* liquidationPass(ex: Exchange, budget: number, stats: LiquidatorStats, out: PassResult): Generator<Command, void, ResultCode> {
+export function* liquidationPass(ex: Exchange, budget: number, stats: LiquidatorStats, out: PassResult, only = -1): Generator<Command, void, ResultCode> {
   const S = ex.futures;
   const P = S.positions;
   const c = new Command();
   let left = budget;
   out.more = false;
   for (let ci = 0; ci < S.contracts.length; ci++) {
+    if (only >= 0 && ci !== only) continue;
     const market = S.marketOf[ci]!;
     for (const row of P.openRows(market)) {
       if (left <= 0) { out.more = true; break; }
