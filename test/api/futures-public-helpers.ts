@@ -6,6 +6,7 @@ import { AccountKind } from '../../src/core/ledger/account-kinds.js';
 import { OrderType, Side, TimeInForce } from '../../src/core/matching/order-types.js';
 import type { ResultCode } from '../../src/core/result-code.js';
 import type { Simulator } from '../../src/main.js';
+import type { SimulatorConfig } from '../../src/sim/config-file.js';
 import { startTestSimulator, TEST_CONFIG } from './http-helpers.js';
 
 export const LINEAR: ContractConfig = {
@@ -21,10 +22,10 @@ export const INVERSE: ContractConfig = {
 };
 
 /** TEST_CONFIG plus the two contracts, funded futures accounts for 10001 and 10002, and insurance funds. */
-export function startFuturesSimulator(): Promise<Simulator> {
+export function startFuturesSimulator(overrides: Partial<SimulatorConfig> = {}): Promise<Simulator> {
   const users = TEST_CONFIG.users!.map((u) => (u.uid === 10001 || u.uid === 10002
     ? { ...u, balances: { ...u.balances, futures: { USDT: '100000', BTC: '5' } } } : u));
-  return startTestSimulator({ users, futures: { contracts: [LINEAR, INVERSE], insurance: { USDT: '50000', BTC: '2' } } });
+  return startTestSimulator({ users, futures: { contracts: [LINEAR, INVERSE], insurance: { USDT: '50000', BTC: '2' } }, ...overrides });
 }
 
 /** Applies one command through the simulator's gateway and answers its result code. */
@@ -56,4 +57,9 @@ export function futuresOrder(sim: Simulator, uid: number, name: string, size: nu
     c.sub = ex.futures.settleCur[ci]!; c.side = size >= 0 ? Side.Buy : Side.Sell; c.amount = Math.abs(size); c.price = price;
     c.orderType = OrderType.Limit; c.tif = tif;
   });
+}
+
+/** FuturesFunding of a contract at `rate` (10^-8); due only once the clock passed the contract's next funding time. */
+export function applyFunding(sim: Simulator, name: string, rate: number): Promise<ResultCode> {
+  return apply(sim, (c) => { c.type = CommandType.FuturesFunding; c.market = contractMarket(sim, name); c.iceberg = rate; });
 }
