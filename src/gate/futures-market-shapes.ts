@@ -7,8 +7,9 @@
  * Numbers as Gate sends them: decimals as strings ("0.0001"), counters, sizes and times as JSON integers
  * (sizes are whole contracts; the size-decimal header's string form is not produced here).
  * Prices: the state's mark and index (set by FuturesSetPrices); before the first price update a contract shows
- * its last trade price as mark and index (or "0" when it never traded), so ccxt's price limits
- * (mark × (1 ± order_price_deviate)) are meaningful from the start.
+ * a reference price as mark and index (the feed's: its last trade, else its index source spot market's last
+ * trade; "0" when neither exists), so ccxt's price limits (mark × (1 ± order_price_deviate)) are meaningful
+ * from the start.
  * Costs: everything allocates its object; position scans are O(positions).
  */
 import type { Exchange } from '../core/exchange/exchange.js';
@@ -19,9 +20,10 @@ import { maxLeverageOf, mmrOf } from '../core/futures/risk.js';
 import { Side } from '../core/matching/order-types.js';
 import { formatUnits } from '../core/units.js';
 
-/** What the feed adds to a contract's figures: last trade price (ticks, 0 none), counters, times (s). */
+/** What the feed adds to a contract's figures: last trade and reference prices (ticks, 0 none), counters, times (s). */
 export interface ContractFeedFigures {
   readonly lastTicks: number;
+  readonly referenceTicks: number;
   readonly orderbookId: number;
   readonly tradeId: number;
   readonly tradeSize: number;
@@ -35,16 +37,16 @@ const rate = (v: bigint): string => formatSigned(v, RATE_SCALE);
 /** A price in ticks as a decimal string ("0" for none). */
 export const priceText = (c: Contract, ticks: number): string => formatUnits(ticks, c.priceScale);
 
-/** Mark price in ticks: the state's, else `lastTicks` (see the module header). */
-export function markTicks(ex: Exchange, ci: number, lastTicks: number): number {
+/** Mark price in ticks: the state's, else the reference price (see the module header). */
+export function markTicks(ex: Exchange, ci: number, referenceTicks: number): number {
   const m = ex.futures.mark[ci]!;
-  return m > 0 ? m : lastTicks;
+  return m > 0 ? m : referenceTicks;
 }
 
 /** Index price in ticks: the state's, else the mark's fallback. */
-export function indexTicks(ex: Exchange, ci: number, lastTicks: number): number {
+export function indexTicks(ex: Exchange, ci: number, referenceTicks: number): number {
   const i = ex.futures.index[ci]!;
-  return i > 0 ? i : markTicks(ex, ci, lastTicks);
+  return i > 0 ? i : markTicks(ex, ci, referenceTicks);
 }
 
 /** Next funding time (s): the state's, else the next multiple of the interval after now. */
@@ -80,8 +82,8 @@ export function renderContract(ex: Exchange, ci: number, f: ContractFeedFigures)
   return {
     name: c.name, type: c.inverse ? 'inverse' : 'direct', quanto_multiplier: quantoText(c),
     leverage_min: String(c.leverageMin), leverage_max: String(c.leverageMax), maintenance_rate: rate(c.maintenanceRate),
-    mark_type: 'index', mark_price: priceText(c, markTicks(ex, ci, f.lastTicks)),
-    index_price: priceText(c, indexTicks(ex, ci, f.lastTicks)), last_price: priceText(c, f.lastTicks),
+    mark_type: 'index', mark_price: priceText(c, markTicks(ex, ci, f.referenceTicks)),
+    index_price: priceText(c, indexTicks(ex, ci, f.referenceTicks)), last_price: priceText(c, f.lastTicks),
     maker_fee_rate: rate(c.makerRate), taker_fee_rate: rate(c.takerRate),
     order_price_round: priceText(c, c.tick), mark_price_round: priceText(c, c.markTick),
     funding_rate: rate(S.fundingRate[ci]!), funding_rate_indicative: rate(S.indicativeRate[ci]!),

@@ -37,7 +37,7 @@ afterAll(async () => { await sim.close(); });
 describe('ccxt gate with default options', () => {
   it('loads spot, swap (usdt and btc) markets, with empty future and option lists', () => {
     for (const c of [signed, anon]) {
-      expect(Object.keys(c.markets).sort()).toEqual(['BTC/USD:BTC', 'BTC/USDT', 'BTC/USDT:USDT', 'ETH/USDT']);
+      expect(Object.keys(c.markets ?? {}).sort()).toEqual(['BTC/USD:BTC', 'BTC/USDT', 'BTC/USDT:USDT', 'ETH/USDT']);
     }
   });
 

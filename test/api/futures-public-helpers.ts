@@ -18,7 +18,7 @@ export const LINEAR: ContractConfig = {
 export const INVERSE: ContractConfig = {
   name: 'BTC_USD', settle: 'btc', type: 'inverse', order_price_round: '0.5', mark_price_round: '0.01', leverage_min: '1',
   leverage_max: '100', maintenance_rate: '0.005', maker_fee_rate: '-0.00025', taker_fee_rate: '0.00075', risk_limit_base: '100',
-  risk_limit_step: '50', risk_limit_max: '200', order_size_min: 1, order_size_max: 1_000_000,
+  risk_limit_step: '50', risk_limit_max: '200', order_size_min: 1, order_size_max: 1_000_000, index_source: 'BTC_USDT',
 };
 
 /** TEST_CONFIG plus the two contracts, funded futures accounts for 10001 and 10002, and insurance funds. */

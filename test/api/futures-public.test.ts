@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ResultCode } from '../../src/core/result-code.js';
 import type { Simulator } from '../../src/main.js';
-import { plainFetch } from './http-helpers.js';
+import { plainFetch, signedFetch } from './http-helpers.js';
 import { futuresOrder, setPrices, startFuturesSimulator } from './futures-public-helpers.js';
 
 let sim: Simulator;
@@ -56,6 +56,14 @@ describe('GET /futures/{settle}/contracts', () => {
     expect((await get('/futures/btc/contracts')).body).toHaveLength(1);
     // Gate's legacy settle-less path answers for btc.
     expect(((await get('/futures/contracts')).body as Obj[]).map((c) => c.name)).toEqual(['BTC_USD']);
+  });
+
+  it('shows the index source spot market’s last price as mark and index before any price update', async () => {
+    const order = (key: string, side: string): Promise<{ status: number }> => signedFetch(port, { method: 'POST', path: '/api/v4/spot/orders',
+      key, secret: key === 'k1' ? 's1' : 's2', body: JSON.stringify({ currency_pair: 'BTC_USDT', side, amount: '0.01', price: '61000.5' }) });
+    expect((await order('k2', 'sell')).status).toBe(201);
+    expect((await order('k1', 'buy')).status).toBe(201);
+    expect((await get('/futures/btc/contracts/BTC_USD')).body).toMatchObject({ mark_price: '61000.5', index_price: '61000.5', last_price: '0' });
   });
 
   it('answers CONTRACT_NOT_FOUND for a contract of another settle and INVALID_PARAM_VALUE for an unknown settle', async () => {

@@ -104,10 +104,32 @@ export class FuturesMarketData {
     return 0;
   }
 
+  /**
+   * The price a contract shows as mark and index before the engine set any (ticks, 0 none): its last trade, else
+   * the last trade of its index source spot market (`index_source`, default the spot market of its name),
+   * converted to the contract's ticks (rounded down). O(retained trades) at worst.
+   */
+  referenceTicks(ci: number): number {
+    if (this.lastTicks[ci]! > 0) return this.lastTicks[ci]!;
+    const ex = this.exchange;
+    const c = ex.futures.contracts[ci]!;
+    const m = ex.marketIndex(c.spec.index_source ?? c.name);
+    if (m < 0) return 0;
+    const T = ex.trades;
+    for (let id = T.count; id >= 1 && id > T.count - T.capacity; id--) {
+      const s = T.slotOf(id);
+      if (T.market[s] !== m) continue;
+      const shift = c.priceScale - ex.markets[m]!.priceScale;
+      const p = T.price[s]!;
+      return shift >= 0 ? p * 10 ** shift : Math.floor(p / 10 ** -shift);
+    }
+    return 0;
+  }
+
   /** Gate's Contract object of contract `ci`. @allocates */
   contract(ci: number, nowUs: number): Record<string, unknown> {
     return renderContract(this.exchange, ci, {
-      lastTicks: this.lastTicks[ci]!, tradeId: this.lastTradeId(ci), orderbookId: this.versions.version[this.exchange.futures.marketOf[ci]!]!,
+      lastTicks: this.lastTicks[ci]!, referenceTicks: this.referenceTicks(ci), tradeId: this.lastTradeId(ci), orderbookId: this.versions.version[this.exchange.futures.marketOf[ci]!]!,
       tradeSize: this.tradeSize[ci]!, createTime: this.createTime, nowSec: Math.floor(nowUs / 1e6),
     });
   }
@@ -164,6 +186,7 @@ export class FuturesMarketData {
     const c = S.contracts[ci]!;
     const t = this.tickers.ticker(ci, nowUs, book);
     const lastTicks = this.lastTicks[ci]!;
+    const reference = this.referenceTicks(ci);
     const nowMin = Math.floor(nowUs / 60e6);
     const changePrice = (minute: number): string => {
       const ref = this.tickers.priceAt(ci, minute);
@@ -180,7 +203,7 @@ export class FuturesMarketData {
       low_24h: t.low_24h, high_24h: t.high_24h, volume_24h: contracts,
       volume_24h_btc: c.base === 'BTC' ? baseVolume : '0', volume_24h_usd: /^USD/.test(c.quote) ? quoteVolume : '0',
       volume_24h_base: baseVolume, volume_24h_quote: quoteVolume, volume_24h_settle: settleVolume,
-      mark_price: priceText(c, markTicks(ex, ci, lastTicks)), index_price: priceText(c, indexTicks(ex, ci, lastTicks)),
+      mark_price: priceText(c, markTicks(ex, ci, reference)), index_price: priceText(c, indexTicks(ex, ci, reference)),
       funding_rate: fundingRateText(S.fundingRate[ci]!.toString()),
       funding_rate_indicative: fundingRateText(S.indicativeRate[ci]!.toString()), quanto_base_rate: '',
       lowest_ask: t.lowest_ask, lowest_size: t.lowest_size, highest_bid: t.highest_bid, highest_size: t.highest_size,

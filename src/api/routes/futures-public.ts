@@ -155,7 +155,7 @@ export function registerFuturesPublicRoutes(router: Router, deps: ApiDeps): void
     const t = bucketStart(interval, k);
     if (t < from / 1e6) return reply.json(200, []);
     const oi = openInterest(ex(), ci);
-    const mark = markTicks(ex(), ci, feed.lastTicks[ci]!);
+    const mark = markTicks(ex(), ci, feed.referenceTicks(ci));
     const liq = { long: 0, short: 0 };
     for (const r of S.liquidations) {
       if (r.market === S.marketOf[ci] && r.t / 1e6 >= t) liq[r.size > 0 ? 'long' : 'short'] += Math.abs(r.size);
