@@ -93,6 +93,12 @@ describe('ccxt gate with default options', () => {
       [0, 1000000, 0.005, 100], [1000000, 2000000, 0.01, 50], [2000000, 3000000, 0.015, 33]]);
   });
 
+  it('fetches open interest (contract_stats) and public liquidations (liq_orders)', async () => {
+    const oi = await anon.fetchOpenInterestHistory('BTC/USDT:USDT', '1h');
+    expect(oi.map((x) => [x.timestamp, x.openInterestAmount, x.openInterestValue])).toEqual([[START_MS + 8 * 3600_000, 3, 18.03]]);
+    expect(await anon.fetchLiquidations('BTC/USDT:USDT')).toEqual([]);
+  });
+
   it('fetches the time and currencies that loadMarkets reads beside', async () => {
     expect(await anon.fetchTime()).toBe(START_MS + 8 * 3600_000);
     expect(Object.keys(await anon.fetchCurrencies())).toContain('USDT');
