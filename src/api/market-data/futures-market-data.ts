@@ -9,7 +9,8 @@
  * when > 0) at the command's time — the read-side record of the prices the engine holds, whatever computes them
  * (the price clock, the control plane, a replay). At construction the state's current mark and index (after
  * recovery) are sampled once at `nowUs`, so candles exist from the start when prices do.
- * Costs: onResult O(events × intervals), no allocation in steady state; queries allocate their answers.
+ * Costs: onResult O(events × intervals), no allocation in steady state; last trade ids and prices per market
+ * follow the trade log incrementally (O(new trades) per read); queries allocate their answers.
  */
 import { type Command, CommandType } from '../../core/command.js';
 import type { Exchange } from '../../core/exchange/exchange.js';
@@ -49,6 +50,10 @@ export class FuturesMarketData {
   readonly lastTicks: Float64Array;
   /** Seconds: when this feed first listed the contracts (Contract create_time). */
   readonly createTime: number;
+  /** Per market (spot and contract): the newest trade id and price seen in the trade log, up to id `#scanned`. */
+  readonly #lastId: Float64Array;
+  readonly #lastPrice: Float64Array;
+  #scanned = 0;
 
   /** @allocates */
   constructor(exchange: Exchange, nowUs: number, capacity?: number) {
@@ -61,6 +66,8 @@ export class FuturesMarketData {
     this.tradeSize = new Float64Array(S.contracts.length);
     this.lastTicks = new Float64Array(S.contracts.length);
     this.createTime = Math.floor(nowUs / 1e6);
+    this.#lastId = new Float64Array(exchange.markets.length);
+    this.#lastPrice = new Float64Array(exchange.markets.length);
     for (let ci = 0; ci < S.contracts.length; ci++) {
       if (S.mark[ci]! > 0) this.candles.record(ci, CandleKind.Mark, nowUs, S.mark[ci]!, 0, 0);
       if (S.index[ci]! > 0) this.candles.record(ci, CandleKind.Index, nowUs, S.index[ci]!, 0, 0);
@@ -94,14 +101,10 @@ export class FuturesMarketData {
     }
   }
 
-  /** The id of the newest retained trade of contract `ci` (0 when none). O(retained trades) at worst. */
+  /** The id of the newest trade of contract `ci` (0 when none). O(trades since the last call) amortised. */
   lastTradeId(ci: number): number {
-    const T = this.exchange.trades;
-    const m = this.exchange.futures.marketOf[ci]!;
-    for (let id = T.count; id >= 1 && id > T.count - T.capacity; id--) {
-      if (T.market[T.slotOf(id)] === m) return id;
-    }
-    return 0;
+    this.#catchUp();
+    return this.#lastId[this.exchange.futures.marketOf[ci]!]!;
   }
 
   /**
@@ -115,15 +118,10 @@ export class FuturesMarketData {
     const c = ex.futures.contracts[ci]!;
     const m = ex.marketIndex(c.spec.index_source ?? c.name);
     if (m < 0) return 0;
-    const T = ex.trades;
-    for (let id = T.count; id >= 1 && id > T.count - T.capacity; id--) {
-      const s = T.slotOf(id);
-      if (T.market[s] !== m) continue;
-      const shift = c.priceScale - ex.markets[m]!.priceScale;
-      const p = T.price[s]!;
-      return shift >= 0 ? p * 10 ** shift : Math.floor(p / 10 ** -shift);
-    }
-    return 0;
+    this.#catchUp();
+    const p = this.#lastPrice[m]!;
+    const shift = c.priceScale - ex.markets[m]!.priceScale;
+    return shift >= 0 ? p * 10 ** shift : Math.floor(p / 10 ** -shift);
   }
 
   /** Gate's Contract object of contract `ci`. @allocates */
@@ -210,6 +208,18 @@ export class FuturesMarketData {
       change_utc0: t.change_utc0, change_utc8: t.change_utc8,
       change_price: changePrice(nowMin - 1439), change_utc0_price: changePrice(day), change_utc8_price: changePrice(day8),
     };
+  }
+
+  /** Brings the per-market last trade id and price up to the trade log (trades evicted unseen are skipped). */
+  #catchUp(): void {
+    const T = this.exchange.trades;
+    for (let id = Math.max(this.#scanned + 1, T.count - T.capacity + 1); id <= T.count; id++) {
+      const s = T.slotOf(id);
+      const m = T.market[s]!;
+      this.#lastId[m] = id;
+      this.#lastPrice[m] = T.price[s]!;
+    }
+    this.#scanned = T.count;
   }
 
   #record(ci: number, time: number, price: number, lots: number): void {
