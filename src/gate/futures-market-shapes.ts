@@ -101,11 +101,17 @@ export function renderContract(ex: Exchange, ci: number, f: ContractFeedFigures)
   };
 }
 
-/** Gate's FuturesLimitRiskTiers of a contract: one per risk limit base + k × step up to max (risk.ts tiers). @allocates */
+/** At most this many tiers are listed per contract (a config with a tiny step would otherwise list millions). */
+export const MAX_RISK_TIERS = 1000;
+
+/**
+ * Gate's FuturesLimitRiskTiers of a contract: one per risk limit base + k × step up to max (risk.ts tiers), at
+ * most MAX_RISK_TIERS. @allocates
+ */
 export function renderRiskTiers(c: Contract): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
   const money = (v: bigint): string => formatSigned(v, c.settleScale);
-  for (let limit = c.riskBase, tier = 1; limit <= c.riskMax; limit += c.riskStep, tier++) {
+  for (let limit = c.riskBase, tier = 1; limit <= c.riskMax && tier <= MAX_RISK_TIERS; limit += c.riskStep, tier++) {
     const lev = maxLeverageOf(c, limit);
     out.push({
       tier, risk_limit: money(limit), initial_rate: ratioText(1n, BigInt(lev), RATE_SCALE),
