@@ -34,14 +34,14 @@ export const queryOf = (req: ApiRequest): Readonly<Record<string, string>> => Ob
 export type SettleHandler = (settle: string, rest: readonly string[], req: ApiRequest, reply: Reply) => void;
 
 /**
- * Registers GET `/api/v4/{group}/{settle}{suffix}` (settle checked with `valid`: InvalidParam otherwise) and, for
- * futures, the settle-less `/api/v4/futures{suffix}` answering for btc.
+ * Registers GET `/api/v4/{group}/{settle}{suffix}` (settle in lower case, `USDT` accepted too, checked with `valid`:
+ * InvalidParam otherwise) and, for futures, the settle-less `/api/v4/futures{suffix}` answering for btc.
  */
 export function addSettleRoute(router: Router, group: 'futures' | 'delivery', suffix: string, valid: (settle: string) => boolean,
   handler: SettleHandler): void {
   router.add({ method: 'GET', pattern: `/api/v4/${group}/{settle}${suffix}`, access: PUBLIC, limit: 'public',
     handler: (req, reply) => {
-      const settle = req.params[0]!;
+      const settle = req.params[0]!.toLowerCase();
       if (!valid(settle)) return reply.error(ResultCode.InvalidParam, `settle ${settle} is not served`);
       handler(settle, req.params.slice(1), req, reply);
     } });
