@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ResultCode } from '../../src/core/result-code.js';
 import type { Simulator } from '../../src/main.js';
 import { type CcxtGate, gateApiClient, rejection, restUrls } from '../support/clients.js';
-import { plainFetch } from './http-helpers.js';
+import { plainFetch, startTestSimulator } from './http-helpers.js';
 import { applyFunding, futuresOrder, setPrices, startFuturesSimulator } from './futures-public-helpers.js';
 
 const START_MS = Date.UTC(2026, 0, 1, 1);
@@ -102,6 +102,19 @@ describe('ccxt gate with default options', () => {
   it('fetches the time and currencies that loadMarkets reads beside', async () => {
     expect(await anon.fetchTime()).toBe(START_MS + 8 * 3600_000);
     expect(Object.keys(await anon.fetchCurrencies())).toContain('USDT');
+  });
+});
+
+describe('ccxt gate with default options on a simulator without futures', () => {
+  it('loads the spot markets (every futures, delivery and options list is empty)', async () => {
+    const plain = await startTestSimulator();
+    try {
+      const c = new ccxt.gate({ apiKey: 'k1', secret: 's1', enableRateLimit: false, timeout: 5000, urls: { api: restUrls(plain.server.port) } });
+      await c.loadMarkets();
+      expect(Object.keys(c.markets ?? {}).sort()).toEqual(['BTC/USDT', 'ETH/USDT']);
+    } finally {
+      await plain.close();
+    }
   });
 });
 
