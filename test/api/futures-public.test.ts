@@ -55,6 +55,8 @@ describe('GET /futures/{settle}/contracts', () => {
     expect(r.body).toMatchObject({ name: 'BTC_USD', type: 'inverse', quanto_multiplier: '0', order_price_round: '0.5', mark_price: '0' });
     expect((await get('/futures/btc/contracts')).body).toHaveLength(1);
     expect(((await get('/futures/USDT/contracts')).body as Obj[]).map((c) => c.name)).toEqual(['BTC_USDT']);
+    expect((await get('/futures/usdt/contracts?limit=1&offset=1')).body).toEqual([]);
+    expect(await get('/futures/usdt/contracts?limit=0')).toMatchObject({ status: 400, body: { label: 'INVALID_PARAM_VALUE' } });
     // Gate's legacy settle-less path answers for btc.
     expect(((await get('/futures/contracts')).body as Obj[]).map((c) => c.name)).toEqual(['BTC_USD']);
   });

@@ -1,7 +1,7 @@
 /**
  * Public perpetual-futures reference data (no credentials; rate class `public`), under `/futures/{settle}` and
  * the settle-less legacy paths (btc):
- *   GET contracts, contracts/{contract}       Gate's Contract objects (futures-market-shapes.ts)
+ *   GET contracts?limit=&offset=, contracts/{contract}   Gate's Contract objects (futures-market-shapes.ts)
  *   GET risk_limit_tiers?contract=&limit=&offset=    tiers of one contract, or of every contract of the settle
  *   GET funding_rate?contract=&limit=&from=&to=      applied funding rates `{t, r}`, newest first
  *   GET insurance?limit=                      insurance fund balance history `{t, b}`, newest first
@@ -60,8 +60,13 @@ export function registerFuturesPublicRoutes(router: Router, deps: ApiDeps): void
     return out;
   };
 
-  addSettleRoute(router, 'futures', '/contracts', valid, (settle, _rest, _req, reply) =>
-    reply.json(200, inSettle(settle).map((ci) => feed.contract(ci, now()))));
+  addSettleRoute(router, 'futures', '/contracts', valid, (settle, _rest, req, reply) => {
+    const q = queryOf(req);
+    const limit = intParam(q, 'limit', Number.MAX_SAFE_INTEGER, 1, Number.MAX_SAFE_INTEGER);
+    const offset = intParam(q, 'offset', 0, 0, Number.MAX_SAFE_INTEGER);
+    if (limit < 0 || offset < 0) return reply.error(ResultCode.InvalidParam);
+    reply.json(200, inSettle(settle).slice(offset, offset + limit).map((ci) => feed.contract(ci, now())));
+  });
 
   addSettleRoute(router, 'futures', '/contracts/{contract}', valid, (settle, rest, _req, reply) => {
     const ci = contractIn(ex(), settle, rest[0]);
