@@ -56,6 +56,9 @@ import { registerUnifiedAccountRoutes } from './routes/unified-accounts.js';
 import { registerUnifiedLoanRoutes } from './routes/unified-loans.js';
 import { registerMarginRoutes } from './routes/margin.js';
 import { registerMarginUniRoutes } from './routes/margin-uni.js';
+import { registerFuturesPublicRoutes } from './routes/futures-public.js';
+import { registerDeliveryPublicRoutes } from './routes/delivery-public.js';
+import { registerOptionsPublicRoutes } from './routes/options-public.js';
 
 export interface ServerOptions {
   readonly gateway: ExchangeGateway;
@@ -197,6 +200,9 @@ export function createHttpHandler(options: ServerOptions): HttpHandler {
   registerUnifiedLoanRoutes(router, deps);
   registerMarginRoutes(router, deps);
   registerMarginUniRoutes(router, deps);
+  registerFuturesPublicRoutes(router, deps);
+  registerDeliveryPublicRoutes(router, deps);
+  registerOptionsPublicRoutes(router, deps);
   registerSimRoutes(router, deps);
   registerSimFuturesRoutes(router, deps);
   for (const extra of options.extraRoutes ?? []) extra(router, deps);

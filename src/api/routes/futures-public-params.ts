@@ -1,0 +1,52 @@
+/**
+ * Path and query checks the public futures, delivery and options routes share, answering result codes:
+ * the settle segment (a configured settle currency, or usdt/btc, which Gate always lists), the `contract`
+ * of a query or path, and the registration of a route under `/futures/{settle}…` and Gate's settle-less
+ * legacy path `/futures…` (settle btc, seed part 9).
+ */
+import type { Exchange } from '../../core/exchange/exchange.js';
+import { ResultCode } from '../../core/result-code.js';
+import type { ApiRequest } from '../http/api-request.js';
+import type { Reply } from '../http/reply.js';
+import type { Router } from '../router.js';
+
+export const PUBLIC = { kind: 'public' } as const;
+
+/** Settle currencies Gate always serves (ccxt's default loadMarkets asks for both). */
+export const DEFAULT_SETTLES: readonly string[] = ['usdt', 'btc'];
+
+/** True when `settle` names a futures settle currency here: usdt, btc, or one a contract settles in. */
+export function isFuturesSettle(ex: Exchange, settle: string): boolean {
+  return DEFAULT_SETTLES.includes(settle) || ex.futures.contracts.some((c) => c.settle === settle);
+}
+
+/** The contract index of `name` in `settle`: MissingParam when absent, ContractNotFound when unknown there. */
+export function contractIn(ex: Exchange, settle: string, name: string | undefined): number {
+  if (name === undefined || name === '') return ResultCode.MissingParam;
+  const ci = ex.futures.contractIndex(settle, name);
+  return ci < 0 ? ResultCode.ContractNotFound : ci;
+}
+
+/** The decoded query as a record. @allocates */
+export const queryOf = (req: ApiRequest): Readonly<Record<string, string>> => Object.fromEntries(req.query);
+
+/** A handler of a settled path: the settle segment (already checked) and the path's other parameters. */
+export type SettleHandler = (settle: string, rest: readonly string[], req: ApiRequest, reply: Reply) => void;
+
+/**
+ * Registers GET `/api/v4/{group}/{settle}{suffix}` (settle in lower case, `USDT` accepted too, checked with `valid`:
+ * InvalidParam otherwise) and, for futures, the settle-less `/api/v4/futures{suffix}` answering for btc.
+ */
+export function addSettleRoute(router: Router, group: 'futures' | 'delivery', suffix: string, valid: (settle: string) => boolean,
+  handler: SettleHandler): void {
+  router.add({ method: 'GET', pattern: `/api/v4/${group}/{settle}${suffix}`, access: PUBLIC, limit: 'public',
+    handler: (req, reply) => {
+      const settle = req.params[0]!.toLowerCase();
+      if (!valid(settle)) return reply.error(ResultCode.InvalidParam, `settle ${settle} is not served`);
+      handler(settle, req.params.slice(1), req, reply);
+    } });
+  if (group === 'futures') {
+    router.add({ method: 'GET', pattern: `/api/v4/futures${suffix}`, access: PUBLIC, limit: 'public',
+      handler: (req, reply) => handler('btc', req.params, req, reply) });
+  }
+}
