@@ -25,7 +25,10 @@ export const INVERSE: ContractConfig = {
 export function startFuturesSimulator(overrides: Partial<SimulatorConfig> = {}): Promise<Simulator> {
   const users = TEST_CONFIG.users!.map((u) => (u.uid === 10001 || u.uid === 10002
     ? { ...u, balances: { ...u.balances, futures: { USDT: '100000', BTC: '5' } } } : u));
-  return startTestSimulator({ users, futures: { contracts: [LINEAR, INVERSE], insurance: { USDT: '50000', BTC: '2' } }, ...overrides });
+  // The tests set prices and apply funding themselves: the price clock, funding and liquidator services are off.
+  return startTestSimulator({
+    users, futures: { contracts: [LINEAR, INVERSE], insurance: { USDT: '50000', BTC: '2' }, clock: { enabled: false } }, ...overrides,
+  });
 }
 
 /** Applies one command through the simulator's gateway and answers its result code. */
