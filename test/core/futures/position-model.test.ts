@@ -1,0 +1,251 @@
+// Position and margin arithmetic of the futures core against the big.js model (test/support/futures-model.ts) on
+// random portfolios: seeded streams of maker/taker fills, mark moves, leverage changes (isolated and cross), margin
+// added and funding, on a linear (USDT) and an inverse (BTC) contract. After every step each position's size,
+// basis, entry price, margin, realised figures (pnl_pnl, pnl_fee, pnl_fund), its Position figures (value, uPnL,
+// initial and maintenance margin, liquidation price, leverage) and each account's total, available and cross
+// figures must equal the model's exactly; the ledger and futures invariants must hold.
+import Big from 'big.js';
+import { describe, expect, it } from 'vitest';
+import { crossFigures, positionFigures } from '../../../src/core/futures/account-figures.js';
+import { positionHoldKey } from '../../../src/core/futures/position-store.js';
+import { entryTicks } from '../../../src/core/futures/risk.js';
+import { INSURANCE_UID } from '../../../src/core/ledger/futures-funds.js';
+import { TimeInForce } from '../../../src/core/matching/order-types.js';
+import { Prng } from '../../../src/core/prng.js';
+import { ResultCode } from '../../../src/core/result-code.js';
+import { FuturesDriver, futuresDefinition, INVERSE, LINEAR } from '../../support/futures-driver.js';
+import {
+  emptyPosition, entryPrice, figures, fill, fromUnits, fundingOwed, type ModelContract, modelContract, type ModelPosition,
+  priceOf, roundHalfUp, ticksOf, tier, unitsOf,
+} from '../../support/futures-model.js';
+
+const USERS = [1, 2, 3, 4, 5];
+const FUNDS: Record<string, string> = { USDT: '2000000', BTC: '40' };
+
+interface Model {
+  readonly contracts: Record<string, ModelContract>;
+  readonly pos: Map<string, ModelPosition>;
+  /** Account totals per `${uid}:${code}` and the insurance fund per code. */
+  readonly total: Map<string, Big>;
+  readonly fund: Map<string, Big>;
+  readonly mark: Record<string, number>;
+}
+
+const CODE: Record<string, string> = { BTC_USDT: 'USDT', BTC_USD: 'BTC' };
+const RISK_BASE: Record<string, string> = { BTC_USDT: LINEAR.risk_limit_base!, BTC_USD: INVERSE.risk_limit_base! };
+
+function position(m: Model, uid: number, name: string): ModelPosition {
+  const key = `${uid}:${name}`;
+  let p = m.pos.get(key);
+  if (p === undefined) {
+    p = emptyPosition(10, new Big(RISK_BASE[name]!));
+    m.pos.set(key, p);
+  }
+  return p;
+}
+
+function addTotal(m: Model, uid: number, code: string, v: Big): void {
+  const key = `${uid}:${code}`;
+  m.total.set(key, (m.total.get(key) ?? new Big(0)).plus(v));
+}
+
+/** Free balance of (uid, code) in the model: total − Σ position margins (no order rests between steps). */
+function modelAvailable(m: Model, uid: number, code: string): Big {
+  let v = m.total.get(`${uid}:${code}`) ?? new Big(0);
+  for (const [key, p] of m.pos) {
+    const [u, name] = key.split(':') as [string, string];
+    if (Number(u) === uid && CODE[name] === code) v = v.minus(p.margin);
+  }
+  return v;
+}
+
+function compare(d: FuturesDriver, m: Model, step: number): void {
+  const ex = d.ex;
+  const L = ex.ledger.futures;
+  const P = ex.futures.positions;
+  for (const [key, p] of m.pos) {
+    const [u, name] = key.split(':') as [string, string];
+    const uid = Number(u);
+    const c = m.contracts[name]!;
+    const code = CODE[name]!;
+    const row = d.row(uid, name);
+    const at = `step ${step} uid ${uid} ${name}`;
+    expect(row, at).toBeGreaterThanOrEqual(0);
+    const ci = ex.futures.contractOf(d.market[name]!);
+    const k = ex.futures.contracts[ci]!;
+    expect(P.size[row], `${at} size`).toBe(p.n);
+    expect(P.basis[row], `${at} basis`).toBe(unitsOf(c, p.basis));
+    expect(L.held(positionHoldKey(row)) < 0n ? 0n : L.held(positionHoldKey(row)), `${at} margin`).toBe(unitsOf(c, p.margin));
+    expect(P.pnlPnl[row], `${at} pnl_pnl`).toBe(unitsOf(c, p.pnlPnl));
+    expect(P.pnlFee[row], `${at} pnl_fee`).toBe(unitsOf(c, p.pnlFee));
+    expect(P.pnlFund[row], `${at} pnl_fund`).toBe(unitsOf(c, p.pnlFund));
+    const entry = roundHalfUp(entryPrice(c, p), c.priceScale + 8);
+    expect(entryTicks(k, p.n, P.basis[row]!, 8), `${at} entry`).toBe(BigInt(entry.times(new Big(10).pow(c.priceScale + 8)).toFixed(0)));
+    const cross = p.leverage === 0;
+    const f = figures(c, p, priceOf(c, m.mark[name]!), cross ? modelAvailable(m, uid, code) : new Big(0));
+    const g = positionFigures(ex, row);
+    expect(g.value, `${at} value`).toBe(unitsOf(c, f.value));
+    expect(g.upnl, `${at} upnl`).toBe(unitsOf(c, f.upnl));
+    expect(g.initial, `${at} initial`).toBe(unitsOf(c, f.initial));
+    expect(g.maintenance, `${at} maintenance`).toBe(unitsOf(c, f.maintenance));
+    expect(g.mmr, `${at} mmr`).toBe(BigInt(f.mmr.times(1e8).toFixed(0)));
+    expect(g.leverage, `${at} leverage`).toBe(f.leverage);
+    expect(g.liqPrice, `${at} liq_price`).toBe(ticksOf(c, f.liqPrice));
+  }
+  for (const code of ['USDT', 'BTC']) {
+    const cur = ex.currencyIndex(code);
+    const c = Object.values(m.contracts).find((k) => CODE[k.name] === code)!;
+    for (const uid of USERS) {
+      const at = `step ${step} uid ${uid} ${code}`;
+      const total = unitsOf(c, m.total.get(`${uid}:${code}`) ?? new Big(0));
+      const free = unitsOf(c, modelAvailable(m, uid, code));
+      expect(L.total(uid, cur), `${at} total`).toBe(total);
+      expect(L.available(uid, cur), `${at} available`).toBe(free);
+      const a = crossFigures(ex, uid, cur);
+      let upnl = new Big(0);
+      let crossUpnl = new Big(0);
+      let crossMaint = new Big(0);
+      let isolated = new Big(0);
+      for (const [key, p] of m.pos) {
+        const [u, name] = key.split(':') as [string, string];
+        if (Number(u) !== uid || CODE[name] !== code) continue;
+        const f = figures(m.contracts[name]!, p, priceOf(m.contracts[name]!, m.mark[name]!));
+        upnl = upnl.plus(f.upnl);
+        if (p.leverage === 0) {
+          crossUpnl = crossUpnl.plus(f.upnl);
+          crossMaint = crossMaint.plus(f.maintenance);
+        } else {
+          isolated = isolated.plus(p.margin);
+        }
+      }
+      expect(a.total, `${at} figures total`).toBe(total);
+      expect(a.orderMargin, `${at} order margin`).toBe(0n);
+      expect(a.positionMargin, `${at} position margin`).toBe(total - free);
+      expect(a.upnl, `${at} upnl`).toBe(unitsOf(c, upnl));
+      expect(a.maintenance, `${at} cross maintenance`).toBe(unitsOf(c, crossMaint));
+      expect(a.marginBalance, `${at} margin balance`).toBe(total - unitsOf(c, isolated) + unitsOf(c, crossUpnl));
+    }
+    expect(L.insuranceFund(cur), `step ${step} ${code} insurance`).toBe(unitsOf(c, m.fund.get(code)!));
+  }
+  ex.assertInvariants();
+}
+
+/** One seeded portfolio run; returns how many fills, closes and fundings it made (so the test can insist on coverage). */
+function run(seed: number, steps: number): { fills: number; closes: number; fundings: number; cross: number } {
+  const d = new FuturesDriver(futuresDefinition(USERS.length));
+  const contracts = {
+    BTC_USDT: modelContract(LINEAR, d.ex.ledger.futures.scaleOf(d.ex.currencyIndex('USDT'))),
+    BTC_USD: modelContract(INVERSE, d.ex.ledger.futures.scaleOf(d.ex.currencyIndex('BTC'))),
+  };
+  const m: Model = { contracts, pos: new Map(), total: new Map(), fund: new Map(), mark: { BTC_USDT: 5_000_000, BTC_USD: 5_000_000 } };
+  for (const uid of USERS) {
+    for (const code of ['USDT', 'BTC']) {
+      expect(d.fund(uid, code, FUNDS[code]!)).toBe(ResultCode.Ok);
+      addTotal(m, uid, code, new Big(FUNDS[code]!));
+    }
+  }
+  expect(d.fund(INSURANCE_UID, 'USDT', '100000')).toBe(ResultCode.Ok);
+  expect(d.fund(INSURANCE_UID, 'BTC', '5')).toBe(ResultCode.Ok);
+  m.fund.set('USDT', new Big('100000'));
+  m.fund.set('BTC', new Big('5'));
+  for (const name of Object.keys(contracts)) expect(d.prices(name, m.mark[name]!)).toBe(ResultCode.Ok);
+  const rng = new Prng(seed);
+  const names = Object.keys(contracts) as (keyof typeof contracts)[];
+  const stats = { fills: 0, closes: 0, fundings: 0, cross: 0 };
+  for (let step = 0; step < steps; step++) {
+    const name = names[rng.nextInt(names.length)]!;
+    const c = contracts[name];
+    const tick = d.ex.futures.contracts[d.ex.futures.contractOf(d.market[name]!)]!.tick;
+    const roll = rng.nextInt(100);
+    if (roll < 65) {
+      // A maker rests, a taker crosses it at the maker's price: both fill completely.
+      const maker = USERS[rng.nextInt(USERS.length)]!;
+      let taker = USERS[rng.nextInt(USERS.length)]!;
+      if (taker === maker) taker = maker === 5 ? 1 : maker + 1;
+      const k = rng.between(1, 40);
+      const price = (Math.round(m.mark[name]! / tick) + rng.between(-20, 20)) * tick;
+      const makerBuys = rng.chance(0.5);
+      expect(d.order(maker, name, makerBuys ? k : -k, price), `step ${step} maker`).toBe(ResultCode.Ok);
+      expect(d.order(taker, name, makerBuys ? -k : k, price, { tif: TimeInForce.Ioc }), `step ${step} taker`).toBe(ResultCode.Ok);
+      const P = priceOf(c, price);
+      for (const [uid, buy, isMaker] of [[taker, !makerBuys, false], [maker, makerBuys, true]] as const) {
+        const p = position(m, uid, name);
+        const out = fill(c, p, buy, k, P, isMaker);
+        addTotal(m, uid, CODE[name]!, out.pnl.minus(out.fee));
+        if (out.closed > 0) stats.closes++;
+      }
+      stats.fills++;
+    } else if (roll < 80) {
+      const mark = Math.max(1000, m.mark[name]! + rng.between(-100_000, 100_000));
+      expect(d.prices(name, mark), `step ${step} prices`).toBe(ResultCode.Ok);
+      m.mark[name] = mark;
+    } else if (roll < 88) {
+      const uid = USERS[rng.nextInt(USERS.length)]!;
+      const p = position(m, uid, name);
+      const lev = [0, 0, 2, 5, 10, 20][rng.nextInt(6)]!;
+      const limit = lev === 0 ? [0, 5, 20][rng.nextInt(3)]! : 0;
+      expect(d.leverage(uid, name, lev, limit), `step ${step} leverage`).toBe(ResultCode.Ok);
+      if (lev > 0 && p.n !== 0) {
+        // Lowering an isolated leverage tops the margin up to ⌈value(mark) / L⌉.
+        const need = figures(c, { ...p, leverage: lev }, priceOf(c, m.mark[name]!)).value.div(lev).round(c.settleScale, Big.roundUp);
+        if (need.gt(p.margin)) p.margin = need;
+      }
+      p.leverage = lev;
+      if (lev === 0) {
+        p.crossLimit = limit;
+        stats.cross++;
+      }
+    } else if (roll < 93) {
+      const uid = USERS[rng.nextInt(USERS.length)]!;
+      const p = m.pos.get(`${uid}:${name}`);
+      const units = BigInt(rng.between(1, 1_000_000));
+      const code = d.margin(uid, name, units);
+      if (p === undefined || p.n === 0) expect(code, `step ${step} margin`).toBe(ResultCode.PositionEmpty);
+      else if (p.leverage === 0) expect(code, `step ${step} margin`).toBe(ResultCode.PositionCrossMargin);
+      else {
+        expect(code, `step ${step} margin`).toBe(ResultCode.Ok);
+        p.margin = p.margin.plus(fromUnits(c, units));
+      }
+    } else {
+      // Funding: every open position pays or receives value(mark) × rate; the insurance fund sits between.
+      const next = d.ex.futures.nextFunding[d.ex.futures.contractOf(d.market[name]!)]!;
+      d.clock.advanceTo(Math.max(d.clock.nowUs(), next * 1e6));
+      const rate = rng.between(-300_000, 300_000);
+      expect(d.funding(name, rate), `step ${step} funding`).toBe(ResultCode.Ok);
+      const M = priceOf(c, m.mark[name]!);
+      const r = new Big(rate).div(1e8);
+      // Payers first, then receivers, as the core does: the fund always covers receivers here.
+      for (const pass of [true, false]) {
+        for (const [key, p] of m.pos) {
+          const [u, nm] = key.split(':') as [string, string];
+          if (nm !== name || p.n === 0) continue;
+          const owed = fundingOwed(c, p.n, M, r);
+          if (owed.gt(0) !== pass || owed.eq(0)) continue;
+          if (p.leverage > 0) {
+            // Isolated: funding moves the position's margin (paid from it first, then available).
+            p.margin = owed.gt(p.margin) ? new Big(0) : p.margin.minus(owed);
+          }
+          p.pnlFund = p.pnlFund.minus(owed);
+          addTotal(m, Number(u), CODE[name]!, owed.neg());
+          m.fund.set(CODE[name]!, m.fund.get(CODE[name]!)!.plus(owed));
+        }
+      }
+      stats.fundings++;
+    }
+    compare(d, m, step);
+  }
+  void tier;
+  return stats;
+}
+
+describe('futures positions against the big.js model', () => {
+  for (const seed of [1, 2, 3, 4]) {
+    it(`random portfolio, seed ${seed}`, () => {
+      const s = run(seed, 400);
+      expect(s.fills).toBeGreaterThan(150);
+      expect(s.closes).toBeGreaterThan(50);
+      expect(s.fundings).toBeGreaterThan(5);
+      expect(s.cross).toBeGreaterThan(5);
+    });
+  }
+});
