@@ -241,7 +241,8 @@ export class FuturesOrders implements BookProduct {
       flags |= FuturesFlag.ReduceOnly;
     } else {
       if (c.side !== Side.Buy && c.side !== Side.Sell) return ResultCode.InvalidParam;
-      if (c.amount === 0) return ResultCode.SizeTooSmall;
+      // The liquidator's order takes its size from the position it holds (#liquidatorPrice).
+      if (c.amount === 0 && !system) return ResultCode.SizeTooSmall;
     }
     if (c.amount < k.sizeMin && !system) return ResultCode.SizeTooSmall;
     if (c.amount > k.sizeMax && !system) return ResultCode.SizeTooLarge;
