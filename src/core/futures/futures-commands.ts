@@ -39,7 +39,7 @@ import { type Contract, valueAt } from './contract.js';
 import { abs, divRound, formatSigned, maxBig, minBig, RATE_ONE, Round } from './futures-math.js';
 import { FuturesFlag, positionRow } from './futures-orders.js';
 import { FuturesState } from './futures-state.js';
-import { ensurePositionHold, tradePosition } from './position-fills.js';
+import { ensurePositionHold, recordClose, tradePosition } from './position-fills.js';
 import { PositionSlot, positionHoldKey } from './position-store.js';
 import {
   bankruptcyPrice, effectiveLeverage, entryTicks, liquidationPrice, maintenanceMargin, maxLeverageOf, mmrOf, openingMargin,
@@ -384,15 +384,19 @@ function deleverage(ctx: ExchangeContext, c: Command): ResultCode {
     const orderId = ctx.lastOrderId + 1;
     ctx.issueOrderId(orderId);
     const uid = P.uid[v]!;
-    const side = P.size[v]! > 0 ? Side.Sell : Side.Buy;
+    const nv = P.size[v]!;
+    const side = nv > 0 ? Side.Sell : Side.Buy;
+    // The victim's entry before the trade (its row in auto_deleverages, and its close row when it empties).
+    const entry = entryTicks(k, nv, P.basis[v]!, 8);
     const r = ctx.orders.open(orderId, uid, c.market, side, OrderType.Limit, TimeInForce.Ioc, price, take, 0, 0, 0, 'adl', c.time,
       L.toAmount(cur, 0n), packAccount(AccountKind.Futures, FuturesFlag.ReduceOnly));
     exchangeBasis(ctx, ci, sys, v, take, orderId, c.time);
+    if (P.size[v] === 0) recordClose(ctx, ci, v, nv, entry, price, 'adl', c.time);
     ctx.orders.fill(r, take, price, L.toAmount(cur, 0n), c.time, false);
     ctx.orders.finish(r, FinishAs.AutoDeleveraged, 0, c.time);
     FuturesState.push(S.adl, {
       t: c.time, uid, market: c.market, slot: P.slot[v]!, orderId, leverage: P.leverage[v]!, crossLimit: P.crossLimit[v]!,
-      entryPrice: formatSigned(entryTicks(k, P.size[v]! === 0 ? 1 : P.size[v]!, P.basis[v]!, 8), k.priceScale + 8),
+      entryPrice: formatSigned(entry, k.priceScale + 8),
       fillPrice: formatSigned(BigInt(price), k.priceScale), tradeSize: side === Side.Sell ? -take : take, positionSize: P.size[v]!,
     });
   }

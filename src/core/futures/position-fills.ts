@@ -196,8 +196,8 @@ export function ensurePositionHold(ctx: ExchangeContext, row: number, cur: numbe
   ok(L.openHold(time, key, P.uid[row]!, cur, P.market[row]!, HoldType.FuturesPosition, 0n));
 }
 
-/** The position of `row` just emptied: history totals and a position_close row. */
-function recordClose(ctx: ExchangeContext, ci: number, row: number, was: number, entry: bigint, closeTicks: number,
+/** The position of `row` just emptied: history totals and a position_close row (`entry`: ticks × 10^8 before). */
+export function recordClose(ctx: ExchangeContext, ci: number, row: number, was: number, entry: bigint, closeTicks: number,
   reason: string, time: number): void {
   const S = ctx.futures;
   const P = S.positions;

@@ -239,7 +239,7 @@ function run(seed: number, steps: number): { fills: number; closes: number; fund
 }
 
 describe('futures positions against the big.js model', () => {
-  for (const seed of [1, 2, 3, 4]) {
+  for (const seed of [1, 2, 3]) {
     it(`random portfolio, seed ${seed}`, () => {
       const s = run(seed, 300);
       expect(s.fills).toBeGreaterThan(150);
