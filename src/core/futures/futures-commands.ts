@@ -35,7 +35,7 @@ import { INSURANCE_UID, NO_HOLD } from '../ledger/futures-funds.js';
 import { FinishAs, OrderType, Side, TimeInForce } from '../matching/order-types.js';
 import { packAccount } from '../exchange/order-store.js';
 import { ResultCode } from '../result-code.js';
-import { type Contract, valueAt } from './contract.js';
+import { type Contract, cashFlow, valueAt } from './contract.js';
 import { abs, divRound, formatSigned, maxBig, minBig, RATE_ONE, Round } from './futures-math.js';
 import { FuturesFlag, positionRow } from './futures-orders.js';
 import { FuturesState } from './futures-state.js';
@@ -330,11 +330,18 @@ function liquidate(ctx: ExchangeContext, c: Command): ResultCode {
     L.toAmount(cur, 0n), packAccount(AccountKind.Futures, flags));
   const sys = positionRow(ctx, ci, INSURANCE_UID, PositionSlot.Single, c.time);
   const marginBefore = maxBig(0n, L.held(key));
+  // What the bankruptcy price (rounded against the position) leaves of the margin goes to the insurance fund,
+  // before the takeover, so that the owner realises −margin in all and its close row says so.
+  const left = maxBig(0n, margin + basis + cashFlow(k, n < 0, BigInt(size), price));
+  if (left > 0n) {
+    const text = `${k.name}:${orderId}`;
+    const fromHold = minBig(marginBefore, left);
+    if (fromHold > 0n) ok(L.insuranceTransfer(c.time, c.uid, cur, key, -fromHold, BookType.FuturesPnl, text, orderId));
+    if (left > fromHold) ok(L.insuranceTransfer(c.time, c.uid, cur, NO_HOLD, fromHold - left, BookType.FuturesPnl, text, orderId));
+    P.pnlPnl[row] = P.pnlPnl[row]! - left;
+    S.account(c.uid, cur).pnl -= left;
+  }
   tradeAtBasis(ctx, ci, row, sys, size, p, orderId, c.time, 'liquidated');
-  // What the owner's margin still holds (rounding in its favour) goes to the insurance fund.
-  const left = maxBig(0n, L.held(key));
-  if (left > 0n) ok(L.insuranceTransfer(c.time, c.uid, cur, key, -left, BookType.FuturesPnl, `${k.name}:${orderId}`, orderId));
-  P.pnlPnl[row] = P.pnlPnl[row]! - left;
   O.fill(r, size, p, L.toAmount(cur, 0n), c.time, false);
   O.finish(r, FinishAs.Liquidated, 0, c.time);
   FuturesState.push(S.liquidations, {

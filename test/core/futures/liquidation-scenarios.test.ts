@@ -10,7 +10,7 @@ import { PositionSlot } from '../../../src/core/futures/position-store.js';
 import { INSURANCE_UID } from '../../../src/core/ledger/futures-funds.js';
 import { FinishAs, TimeInForce } from '../../../src/core/matching/order-types.js';
 import { ResultCode } from '../../../src/core/result-code.js';
-import { FuturesDriver, futuresDefinition, LINEAR } from '../../support/futures-driver.js';
+import { FuturesDriver, futuresDefinition, INVERSE, LINEAR } from '../../support/futures-driver.js';
 
 const C = 'BTC_USDT';
 /** USDT → units (8 decimals); ticks of a price (2 decimals). */
@@ -79,6 +79,59 @@ describe('liquidation scenarios', () => {
     expect(unbacked(d)).toBe(0n);
     expect(d.total(2, 'USDT')).toBe(usdt('1000'));
     expect(d.total(3, 'USDT')).toBe(usdt('1000'));
+    d.ex.assertInvariants();
+  });
+
+  it('isolated: what the bankruptcy price leaves of the margin (rounding) goes to the fund, and counts as the owner\'s loss', () => {
+    const d = setup('1000', { 1: '1000', 2: '1000', 3: '1000' });
+    expect(d.leverage(1, C, 50)).toBe(ResultCode.Ok);
+    open(d, 1, 2, 100, 50000);
+    expect(d.margin(1, C, 1000n)).toBe(ResultCode.Ok); // margin 10.00001
+    expect(d.prices(C, px(49200))).toBe(ResultCode.Ok);
+    expect(d.liquidate(1, C)).toBe(ResultCode.Ok);
+    // Bankruptcy (500 − 10.00001) / 0.01 = 48999.999, up to 49000.00: the takeover realises −10 and the
+    // 0.00001 left of the margin goes to the fund; the owner has lost its whole margin, 10.00001.
+    expect(lastLiquidation(d)).toMatchObject({ margin: '10.00001', orderPrice: '49000' });
+    expect(d.total(1, 'USDT')).toBe(usdt('989.99999'));
+    expect(fund(d)).toBe(usdt('1000.00001'));
+    expect(closesOf(d, 1)).toMatchObject([{ text: 'liquidated', pnl: '-10.00001', pnlPnl: '-10.00001' }]);
+    const row = d.row(1, C);
+    const P = d.ex.futures.positions;
+    expect([P.pnlPnl[row], P.pnlFee[row], P.pnlFund[row]]).toEqual([0n, 0n, 0n]);
+    expect(P.historyPnl[row]).toBe(-usdt('10.00001'));
+    expect(P.lastClosePnl[row]).toBe(-usdt('10.00001'));
+    expect(d.ex.futures.account(1, d.ex.currencyIndex('USDT')).pnl).toBe(-usdt('10.00001'));
+    d.ex.assertInvariants();
+  });
+
+  it('isolated, inverse: taken over at the bankruptcy price 1000 / (0.0004 + 0.02), rounded up', () => {
+    const def = futuresDefinition(6);
+    const inv = { ...INVERSE, maker_fee_rate: '0', taker_fee_rate: '0' };
+    const d = new FuturesDriver({ ...def, futures: { contracts: [def.futures!.contracts[0]!, inv] } });
+    const I = 'BTC_USD';
+    for (const uid of [1, 2, 3]) expect(d.fund(uid, 'BTC', '1')).toBe(ResultCode.Ok);
+    expect(d.fund(INSURANCE_UID, 'BTC', '1')).toBe(ResultCode.Ok);
+    expect(d.prices(I, px(50000))).toBe(ResultCode.Ok);
+    expect(d.leverage(1, I, 50)).toBe(ResultCode.Ok);
+    // 1000 USD contracts at 50000: value 0.02 BTC, margin 0.0004.
+    expect(d.order(1, I, 1000, px(50000))).toBe(ResultCode.Ok);
+    expect(d.order(2, I, -1000, px(50000), { tif: TimeInForce.Ioc })).toBe(ResultCode.Ok);
+    // The base risk limit 100 with step 50 is tier ⌈100 / 50⌉ = 2 (ccxt's emulated tiers): mmr 0.01.
+    // Liquidation price 1000 × 1.01 / 0.0204 = 49509.8039… → 49509.81. The trigger compares settle units (the
+    // value rounded half up, the maintenance margin up), so it fires up to a few ticks above the exact price: at
+    // 49509.84 the equity 0.00020199 meets ⌈0.02019801 × 0.01⌉ = 0.00020199; at 49509.85 it does not.
+    expect(d.prices(I, px(49509.85))).toBe(ResultCode.Ok);
+    expect(d.liquidate(1, I)).toBe(ResultCode.NotLiquidatable);
+    expect(d.prices(I, px(49509.84))).toBe(ResultCode.Ok);
+    expect(d.order(3, I, 1000, px(49500))).toBe(ResultCode.Ok);
+    expect(d.liquidate(1, I)).toBe(ResultCode.Ok);
+    // Bankruptcy 1000 / 0.0204 = 49019.6078… → 49019.61; closing there moves round(1000 / 49019.61) = 0.0204 BTC.
+    expect(lastLiquidation(d)).toMatchObject({ uid: 1, margin: '0.0004', liqPrice: '49509.81', orderPrice: '49019.61', markPrice: '49509.84' });
+    expect(d.total(1, 'BTC')).toBe(99_960_000n);
+    // The liquidator sells into the 49500 bid, paying 1000 / 49500 = 0.02020202 BTC of the 0.0204 it took over with: +0.00019798.
+    expect(d.liquidatorOrder(I)).toBe(ResultCode.Ok);
+    expect(d.size(INSURANCE_UID, I)).toBe(0);
+    expect(d.ex.ledger.futures.insuranceFund(d.ex.currencyIndex('BTC'))).toBe(100_000_000n + 19_798n);
     d.ex.assertInvariants();
   });
 
