@@ -22,7 +22,7 @@
 import Big from 'big.js';
 import type { ContractConfig } from '../../src/core/futures/contract.js';
 
-Big.DP = 60;
+Big.DP = 40;
 Big.RM = Big.roundDown;
 
 /** Rounding of a decimal to `scale` decimals. */
