@@ -63,6 +63,11 @@ function modelAvailable(m: Model, uid: number, code: string): Big {
   return v;
 }
 
+/** expect(actual).toBe(expected) only when they differ (vitest's expect costs more than the comparison). */
+function same(actual: unknown, expected: unknown, what: string): void {
+  if (actual !== expected) expect(actual, what).toBe(expected);
+}
+
 function compare(d: FuturesDriver, m: Model, step: number): void {
   const ex = d.ex;
   const L = ex.ledger.futures;
@@ -77,24 +82,24 @@ function compare(d: FuturesDriver, m: Model, step: number): void {
     expect(row, at).toBeGreaterThanOrEqual(0);
     const ci = ex.futures.contractOf(d.market[name]!);
     const k = ex.futures.contracts[ci]!;
-    expect(P.size[row], `${at} size`).toBe(p.n);
-    expect(P.basis[row], `${at} basis`).toBe(unitsOf(c, p.basis));
-    expect(L.held(positionHoldKey(row)) < 0n ? 0n : L.held(positionHoldKey(row)), `${at} margin`).toBe(unitsOf(c, p.margin));
-    expect(P.pnlPnl[row], `${at} pnl_pnl`).toBe(unitsOf(c, p.pnlPnl));
-    expect(P.pnlFee[row], `${at} pnl_fee`).toBe(unitsOf(c, p.pnlFee));
-    expect(P.pnlFund[row], `${at} pnl_fund`).toBe(unitsOf(c, p.pnlFund));
+    same(P.size[row], p.n, `${at} size`);
+    same(P.basis[row], unitsOf(c, p.basis), `${at} basis`);
+    same(L.held(positionHoldKey(row)) < 0n ? 0n : L.held(positionHoldKey(row)), unitsOf(c, p.margin), `${at} margin`);
+    same(P.pnlPnl[row], unitsOf(c, p.pnlPnl), `${at} pnl_pnl`);
+    same(P.pnlFee[row], unitsOf(c, p.pnlFee), `${at} pnl_fee`);
+    same(P.pnlFund[row], unitsOf(c, p.pnlFund), `${at} pnl_fund`);
     const entry = roundHalfUp(entryPrice(c, p), c.priceScale + 8);
-    expect(entryTicks(k, p.n, P.basis[row]!, 8), `${at} entry`).toBe(BigInt(entry.times(new Big(10).pow(c.priceScale + 8)).toFixed(0)));
+    same(entryTicks(k, p.n, P.basis[row]!, 8), BigInt(entry.times(new Big(10).pow(c.priceScale + 8)).toFixed(0)), `${at} entry`);
     const cross = p.leverage === 0;
     const f = figures(c, p, priceOf(c, m.mark[name]!), cross ? modelAvailable(m, uid, code) : new Big(0));
     const g = positionFigures(ex, row);
-    expect(g.value, `${at} value`).toBe(unitsOf(c, f.value));
-    expect(g.upnl, `${at} upnl`).toBe(unitsOf(c, f.upnl));
-    expect(g.initial, `${at} initial`).toBe(unitsOf(c, f.initial));
-    expect(g.maintenance, `${at} maintenance`).toBe(unitsOf(c, f.maintenance));
-    expect(g.mmr, `${at} mmr`).toBe(BigInt(f.mmr.times(1e8).toFixed(0)));
-    expect(g.leverage, `${at} leverage`).toBe(f.leverage);
-    expect(g.liqPrice, `${at} liq_price`).toBe(ticksOf(c, f.liqPrice));
+    same(g.value, unitsOf(c, f.value), `${at} value`);
+    same(g.upnl, unitsOf(c, f.upnl), `${at} upnl`);
+    same(g.initial, unitsOf(c, f.initial), `${at} initial`);
+    same(g.maintenance, unitsOf(c, f.maintenance), `${at} maintenance`);
+    same(g.mmr, BigInt(f.mmr.times(1e8).toFixed(0)), `${at} mmr`);
+    same(g.leverage, f.leverage, `${at} leverage`);
+    same(g.liqPrice, ticksOf(c, f.liqPrice), `${at} liq_price`);
   }
   for (const code of ['USDT', 'BTC']) {
     const cur = ex.currencyIndex(code);
@@ -103,8 +108,8 @@ function compare(d: FuturesDriver, m: Model, step: number): void {
       const at = `step ${step} uid ${uid} ${code}`;
       const total = unitsOf(c, m.total.get(`${uid}:${code}`) ?? new Big(0));
       const free = unitsOf(c, modelAvailable(m, uid, code));
-      expect(L.total(uid, cur), `${at} total`).toBe(total);
-      expect(L.available(uid, cur), `${at} available`).toBe(free);
+      same(L.total(uid, cur), total, `${at} total`);
+      same(L.available(uid, cur), free, `${at} available`);
       const a = crossFigures(ex, uid, cur);
       let upnl = new Big(0);
       let crossUpnl = new Big(0);
@@ -122,14 +127,14 @@ function compare(d: FuturesDriver, m: Model, step: number): void {
           isolated = isolated.plus(p.margin);
         }
       }
-      expect(a.total, `${at} figures total`).toBe(total);
-      expect(a.orderMargin, `${at} order margin`).toBe(0n);
-      expect(a.positionMargin, `${at} position margin`).toBe(total - free);
-      expect(a.upnl, `${at} upnl`).toBe(unitsOf(c, upnl));
-      expect(a.maintenance, `${at} cross maintenance`).toBe(unitsOf(c, crossMaint));
-      expect(a.marginBalance, `${at} margin balance`).toBe(total - unitsOf(c, isolated) + unitsOf(c, crossUpnl));
+      same(a.total, total, `${at} figures total`);
+      same(a.orderMargin, 0n, `${at} order margin`);
+      same(a.positionMargin, total - free, `${at} position margin`);
+      same(a.upnl, unitsOf(c, upnl), `${at} upnl`);
+      same(a.maintenance, unitsOf(c, crossMaint), `${at} cross maintenance`);
+      same(a.marginBalance, total - unitsOf(c, isolated) + unitsOf(c, crossUpnl), `${at} margin balance`);
     }
-    expect(L.insuranceFund(cur), `step ${step} ${code} insurance`).toBe(unitsOf(c, m.fund.get(code)!));
+    same(L.insuranceFund(cur), unitsOf(c, m.fund.get(code)!), `step ${step} ${code} insurance`);
   }
   ex.assertInvariants();
 }
