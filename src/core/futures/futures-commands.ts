@@ -36,7 +36,7 @@ import { FinishAs, OrderType, Side, TimeInForce } from '../matching/order-types.
 import { packAccount } from '../exchange/order-store.js';
 import { ResultCode } from '../result-code.js';
 import { type Contract, cashFlow, valueAt } from './contract.js';
-import { abs, divRound, formatSigned, maxBig, minBig, RATE_ONE, Round } from './futures-math.js';
+import { abs, divRound, formatSigned, maxBig, minBig, parseSignedUnits, RATE_ONE, Round } from './futures-math.js';
 import { FuturesFlag, positionRow } from './futures-orders.js';
 import { FuturesState } from './futures-state.js';
 import { ensurePositionHold, recordClose, tradePosition } from './position-fills.js';
@@ -330,18 +330,12 @@ function liquidate(ctx: ExchangeContext, c: Command): ResultCode {
     L.toAmount(cur, 0n), packAccount(AccountKind.Futures, flags));
   const sys = positionRow(ctx, ci, INSURANCE_UID, PositionSlot.Single, c.time);
   const marginBefore = maxBig(0n, L.held(key));
-  // What the bankruptcy price (rounded against the position) leaves of the margin goes to the insurance fund,
-  // before the takeover, so that the owner realises −margin in all and its close row says so.
+  // What the bankruptcy price (on the tick grid) leaves of the margin: the takeover's realised PnL is
+  // basis + cash(closing at p), so margin + that is what the owner still has (in available, where the emptied
+  // position's margin and any profit went). It goes to the insurance fund: the owner loses its margin in all.
   const left = maxBig(0n, margin + basis + cashFlow(k, n < 0, BigInt(size), price));
-  if (left > 0n) {
-    const text = `${k.name}:${orderId}`;
-    const fromHold = minBig(marginBefore, left);
-    if (fromHold > 0n) ok(L.insuranceTransfer(c.time, c.uid, cur, key, -fromHold, BookType.FuturesPnl, text, orderId));
-    if (left > fromHold) ok(L.insuranceTransfer(c.time, c.uid, cur, NO_HOLD, fromHold - left, BookType.FuturesPnl, text, orderId));
-    P.pnlPnl[row] = P.pnlPnl[row]! - left;
-    S.account(c.uid, cur).pnl -= left;
-  }
   tradeAtBasis(ctx, ci, row, sys, size, p, orderId, c.time, 'liquidated');
+  if (left > 0n) forfeit(ctx, ci, row, left, orderId, c.time);
   O.fill(r, size, p, L.toAmount(cur, 0n), c.time, false);
   O.finish(r, FinishAs.Liquidated, 0, c.time);
   FuturesState.push(S.liquidations, {
@@ -352,6 +346,29 @@ function liquidate(ctx: ExchangeContext, c: Command): ResultCode {
   });
   FuturesState.push(S.insurance, { t: Math.floor(c.time / 1e6), cur, balance: L.insuranceFund(cur).toString() });
   return ResultCode.Ok;
+}
+
+/**
+ * The owner of liquidated (now empty) position `row` hands `left` from its available balance to the insurance
+ * fund, as realised PnL of the position it just closed: its history, account totals and close row include it.
+ */
+function forfeit(ctx: ExchangeContext, ci: number, row: number, left: bigint, orderId: number, time: number): void {
+  const S = ctx.futures;
+  const P = S.positions;
+  const k = S.contracts[ci]!;
+  const cur = S.settleCur[ci]!;
+  const uid = P.uid[row]!;
+  ok(ctx.ledger.futures.insuranceTransfer(time, uid, cur, NO_HOLD, -left, BookType.FuturesPnl, `${k.name}:${orderId}`, orderId));
+  P.historyPnl[row] = P.historyPnl[row]! - left;
+  P.lastClosePnl[row] = P.lastClosePnl[row]! - left;
+  S.account(uid, cur).pnl -= left;
+  for (let i = S.closes.length - 1; i >= 0; i--) {
+    const r = S.closes[i]!;
+    if (r.uid !== uid || r.market !== P.market[row] || r.slot !== P.slot[row]) continue;
+    const less = (v: string): string => formatSigned(parseSignedUnits(v, k.settleScale)! - left, k.settleScale);
+    S.closes[i] = { ...r, pnl: less(r.pnl), pnlPnl: less(r.pnlPnl) };
+    break;
+  }
 }
 
 /**

@@ -63,6 +63,12 @@ describe('futures conservation on random streams', () => {
         'margin', 'riskLimit', 'dualMode', 'autoSize', 'prices', 'funding', 'liquidate', 'liquidatorOrder', 'deleverage']) {
         expect(ok(k), `${k} accepted ${JSON.stringify(s.stats)}`).toBeGreaterThan(0);
       }
+      // Liquidations of every form: isolated, whole cross accounts, dual-mode legs; and ADL closes.
+      const L = d.ex.futures.liquidations;
+      expect(L.some((l) => l.leverage > 0 && l.slot === 0)).toBe(true);
+      expect(L.some((l) => l.leverage === 0)).toBe(true);
+      expect(L.some((l) => l.slot !== 0)).toBe(true);
+      expect(d.ex.futures.closes.some((r) => r.text === 'adl')).toBe(true);
       expect(fundings).toBeGreaterThan(0);
       expect(nonZero).toBeGreaterThan(0);
     });

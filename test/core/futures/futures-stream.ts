@@ -17,13 +17,16 @@ export const STREAM_USERS = [1, 2, 3, 4, 5, 6, 7, 8];
 export const CONTRACTS = ['BTC_USDT', 'BTC_USD'] as const;
 const CODE: Record<string, string> = { BTC_USDT: 'USDT', BTC_USD: 'BTC' };
 const FUND: Record<string, string> = { USDT: '20000', BTC: '0.5' };
+/** Users 7 and 8 are thinly funded and mostly on cross margin, so that whole accounts get liquidated too. */
+const THIN: Record<string, string> = { USDT: '40', BTC: '0.001' };
+const thin = (uid: number): boolean => uid >= 7;
 
 /** What a stream did, per action (accepted / tried), so tests can insist on coverage. */
 export type StreamStats = Record<string, [number, number]>;
 
 /** Opening balances, insurance funds and first marks. */
 export function openStream(d: FuturesDriver): void {
-  for (const uid of STREAM_USERS) for (const code of ['USDT', 'BTC']) expectOk(d.fund(uid, code, FUND[code]!), 'fund');
+  for (const uid of STREAM_USERS) for (const code of ['USDT', 'BTC']) expectOk(d.fund(uid, code, (thin(uid) ? THIN : FUND)[code]!), 'fund');
   expectOk(d.fund(INSURANCE_UID, 'USDT', '3000'), 'insurance');
   expectOk(d.fund(INSURANCE_UID, 'BTC', '0.05'), 'insurance');
   for (const name of CONTRACTS) expectOk(d.prices(name, 5_000_000), 'prices');
@@ -90,7 +93,7 @@ export class FuturesStream {
       return 'cancelAll';
     }
     if (roll < 70) {
-      const lev = [0, 0, 1, 2, 3, 5, 10, 20, 50, 100][r.nextInt(10)]!;
+      const lev = thin(uid) && r.chance(0.7) ? 0 : [0, 0, 1, 2, 3, 5, 10, 20, 50, 100][r.nextInt(10)]!;
       this.#count(lev === 0 ? 'cross' : 'leverage', d.leverage(uid, name, lev, lev === 0 ? [0, 10, 30, 100][r.nextInt(4)]! : 0));
       return 'leverage';
     }
@@ -114,6 +117,7 @@ export class FuturesStream {
       return 'dualMode';
     }
     if (roll < 80) {
+      if (thin(uid)) return 'none';
       this.#count('deposit', d.fund(uid, CODE[name]!, CODE[name] === 'USDT' ? '500' : '0.01'));
       return 'deposit';
     }
