@@ -24,11 +24,11 @@ const thin = (uid: number): boolean => uid >= 7;
 /** What a stream did, per action (accepted / tried), so tests can insist on coverage. */
 export type StreamStats = Record<string, [number, number]>;
 
-/** Opening balances, insurance funds and first marks. */
-export function openStream(d: FuturesDriver): void {
+/** Opening balances, insurance funds (default 3000 USDT and 0.05 BTC) and first marks. */
+export function openStream(d: FuturesDriver, insurance: [string, string] = ['3000', '0.05']): void {
   for (const uid of STREAM_USERS) for (const code of ['USDT', 'BTC']) expectOk(d.fund(uid, code, (thin(uid) ? THIN : FUND)[code]!), 'fund');
-  expectOk(d.fund(INSURANCE_UID, 'USDT', '3000'), 'insurance');
-  expectOk(d.fund(INSURANCE_UID, 'BTC', '0.05'), 'insurance');
+  expectOk(d.fund(INSURANCE_UID, 'USDT', insurance[0]), 'insurance');
+  expectOk(d.fund(INSURANCE_UID, 'BTC', insurance[1]), 'insurance');
   for (const name of CONTRACTS) expectOk(d.prices(name, 5_000_000), 'prices');
 }
 
