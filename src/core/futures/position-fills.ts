@@ -5,18 +5,18 @@
  * A fill of k contracts at price p for the side that buys (`buy`) or sells, on a position of size n, basis B
  * and margin Mg (its ledger hold), with fee rate `rate`:
  *
- * 1. Fee: f = value × rate, rounded up (a fee paid up, a rebate received toward zero: ⌊value × |rate|⌋); paid from the order's margin hold
- *    (`orderKey`, what it set aside), then available, then the position's margin; what none of them holds is
- *    forgiven (not charged).
+ * 1. Fee: f = value × rate, rounded up (a fee paid rounds up, a rebate received toward zero: ⌊value × |rate|⌋);
+ *    paid from the order's margin hold (`orderKey`, what it set aside), then available, then the position's
+ *    margin; what none of them holds is forgiven (not charged).
  * 2. Closing part kc = min(k, |n|) when the fill is against the position: the basis leaves pro rata,
  *    Br = B × kc / |n| (truncated; all of it when the position empties), and the realised PnL is
  *    cash(kc at p) + Br. A profit goes to available from clearing; a loss is paid from the position's margin,
  *    then available, then is a deficit. Then the slice of margin the closed contracts carried,
  *    ⌊Mg × kc / |n|⌋ less any loss it paid (all of what is left when the position empties), returns to available.
- * 3. Opening part ko = k − kc: B += cash(k at p) − cash(kc at p) (so a side's parts sum to the whole fill's cash,
- *    which is exactly the other side's negation; an inverse value rounds per part otherwise); margin ⌈value(ko, p) / L⌉ moves to the position, from the
- *    order's hold first, then available; if both are short the position opens with what there was (it may be
- *    liquidated at once: see docs/futures.md).
+ * 3. Opening part ko = k − kc: B += cash(k at p) − cash(kc at p) (so a side's parts sum to the whole fill's
+ *    cash, exactly the other side's negation; an inverse value rounds per part otherwise); margin
+ *    ⌈value(ko, p) / L⌉ moves to the position, from the order's hold first, then available; if both are short
+ *    the position opens with what there was (it may be liquidated at once: see docs/futures.md).
  * 4. A dual-mode leg never changes sign: a fill that closes more than the leg holds (a reduce-only order that
  *    outlived its leg) opens the excess on the other leg (`sibling`).
  * 5. Deficits (losses no margin or balance could pay) are paid by the insurance fund into clearing; what the
@@ -92,7 +92,8 @@ function ok(code: number): void {
  * position empties. Returns the reused FillOutcome (copy what you keep).
  */
 export function tradePosition(ctx: ExchangeContext, ci: number, row: number, buy: boolean, k: number, p: number, rate: bigint,
-  orderKey: number, ref: number, time: number, reason: string, sibling = -1, whole = cashFlow(ctx.futures.contracts[ci]!, buy, BigInt(k), BigInt(p))): FillOutcome {
+  orderKey: number, ref: number, time: number, reason: string, sibling = -1,
+  whole = cashFlow(ctx.futures.contracts[ci]!, buy, BigInt(k), BigInt(p))): FillOutcome {
   const S = ctx.futures;
   const P = S.positions;
   const c = S.contracts[ci]!;
