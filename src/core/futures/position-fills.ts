@@ -17,7 +17,7 @@
  *    cash, exactly the other side's negation; an inverse value rounds per part otherwise); margin
  *    ⌈value(ko, p) / L⌉ moves to the position, from the order's hold first, then available; if both are short
  *    the position opens with what there was (it may be liquidated at once: see docs/futures.md).
- * 4. A dual-mode leg never changes sign: a fill that closes more than the leg holds (a reduce-only order that
+ * 4. A dual-mode leg never changes sign: a fill that closes more than the leg holds, or meets it empty (a reduce-only order that
  *    outlived its leg) opens the excess on the other leg (`sibling`).
  * 5. Deficits (losses no margin or balance could pay) are paid by the insurance fund into clearing; what the
  *    fund cannot pay is `unbacked` (futures-state.ts).
@@ -31,7 +31,7 @@ import type { ExchangeContext } from '../exchange/context.js';
 import { type Contract, cashFlow, valueAt } from './contract.js';
 import { formatSigned, minBig, ofRate, Round } from './futures-math.js';
 import { FuturesState } from './futures-state.js';
-import { positionHoldKey } from './position-store.js';
+import { PositionSlot, positionHoldKey } from './position-store.js';
 import { effectiveLeverage, entryTicks, openingMargin } from './risk.js';
 
 /** What one side of a fill did to its position. */
@@ -163,8 +163,10 @@ export function tradePosition(ctx: ExchangeContext, ci: number, row: number, buy
 
   // 3./4. Opening part.
   let ko = k - kc;
-  if (ko > 0 && sibling >= 0 && P.size[row] === 0 && against) {
-    // A dual leg that the fill emptied: the excess opens the other leg.
+  const slot = P.slot[row]!;
+  if (ko > 0 && sibling >= 0 && ((slot === PositionSlot.DualLong && !buy) || (slot === PositionSlot.DualShort && buy))) {
+    // A dual leg never opens the wrong way (a reduce-only order that outlived its leg, whether this fill emptied
+    // it or it was already empty): the excess opens the other leg.
     tradePosition(ctx, ci, sibling, buy, ko, p, 0n, orderKey, ref, time, reason, -1, whole - closeCash);
     ko = 0;
   }
