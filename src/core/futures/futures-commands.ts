@@ -447,6 +447,7 @@ function exchangeBasis(ctx: ExchangeContext, ci: number, sys: number, v: number,
   const nv = P.size[v]!;
   const vb = take === Math.abs(nv) ? P.basis[v]! : (P.basis[v]! * BigInt(take)) / BigInt(Math.abs(nv));
   const pnl = share + vb;
+  let realised = pnl;
   const key = positionHoldKey(v);
   const margin = maxBig(0n, L.held(key));
   const slice = take === Math.abs(nv) ? margin : (margin * BigInt(take)) / BigInt(Math.abs(nv));
@@ -470,11 +471,12 @@ function exchangeBasis(ctx: ExchangeContext, ci: number, sys: number, v: number,
       const fund = minBig(L.insuranceFund(cur), loss);
       if (fund > 0n) ok(L.insuranceClearing(time, cur, -fund, text, ref));
       S.unbacked[cur] = S.unbacked[cur]! + (loss - fund);
+      realised += loss; // the victim realises only what it paid
     }
     ok(L.move(key, NO_HOLD, P.size[v] === 0 ? maxBig(0n, L.held(key)) : minBig(maxBig(0n, L.held(key)), maxBig(0n, slice + pnl))));
   }
-  P.pnlPnl[v] = P.pnlPnl[v]! + pnl;
-  S.account(uid, cur).pnl += pnl;
+  P.pnlPnl[v] = P.pnlPnl[v]! + realised;
+  S.account(uid, cur).pnl += realised;
   P.touch(v, time);
 }
 

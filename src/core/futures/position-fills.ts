@@ -11,7 +11,7 @@
  * 2. Closing part kc = min(k, |n|) when the fill is against the position: the basis leaves pro rata,
  *    Br = B × kc / |n| (truncated; all of it when the position empties), and the realised PnL is
  *    cash(kc at p) + Br. A profit goes to available from clearing; a loss is paid from the position's margin,
- *    then available, then is a deficit. Then the slice of margin the closed contracts carried,
+ *    then available, then is a deficit (the fund's: the user realises only what it paid). Then the slice of margin the closed contracts carried,
  *    ⌊Mg × kc / |n|⌋ less any loss it paid (all of what is left when the position empties), returns to available.
  * 3. Opening part ko = k − kc: B += cash(k at p) − cash(kc at p) (so a side's parts sum to the whole fill's
  *    cash, exactly the other side's negation; an inverse value rounds per part otherwise); margin
@@ -143,6 +143,9 @@ export function tradePosition(ctx: ExchangeContext, ci: number, row: number, buy
     const entry = full ? entryTicks(c, n, basis, 8) : 0n;
     P.basis[row] = basis - br;
     P.size[row] = n + (buy ? kc : -kc);
+    // What the user realises is what it was paid or paid: a loss it could not pay is the fund's (a deficit), so
+    // its realised figures and history match its account book.
+    let realised = pnl;
     if (pnl >= 0n) {
       ok(L.realisePnl(time, uid, cur, NO_HOLD, pnl, text, ref));
       ok(L.move(posKey, NO_HOLD, slice));
@@ -151,13 +154,14 @@ export function tradePosition(ctx: ExchangeContext, ci: number, row: number, buy
       const unpaid = payFrom(ctx, uid, cur, posKey, NO_HOLD, 0, loss,
         (key, units) => ok(L.realisePnl(time, uid, cur, key, -units, text, ref)));
       coverDeficit(ctx, cur, unpaid, time, text, ref);
+      realised += unpaid;
       const back = full ? L.held(posKey) : minBig(L.held(posKey), slice > loss ? slice - loss : 0n);
       ok(L.move(posKey, NO_HOLD, back));
     }
-    P.pnlPnl[row] = P.pnlPnl[row]! + pnl;
-    S.account(uid, cur).pnl += pnl;
+    P.pnlPnl[row] = P.pnlPnl[row]! + realised;
+    S.account(uid, cur).pnl += realised;
     OUT.closed = kc;
-    OUT.pnl = pnl;
+    OUT.pnl = realised;
     if (P.size[row] === 0) recordClose(ctx, ci, row, n, entry, p, reason, time);
   }
 

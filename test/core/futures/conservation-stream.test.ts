@@ -3,7 +3,8 @@
 // debits), besides the ledger's and the futures core's own invariants (clearing + unbacked = Σ position bases).
 // Funding moves money only between positions and the insurance fund: at each funding, what users lose the fund
 // gains (payers round up, receivers down, a payer short of funds pays what it has and the fund still pays the
-// receivers what it can), and fees and clearing do not move.
+// receivers what it can), and fees and clearing do not move. Each account's history (dnw + pnl + fee + fund)
+// adds up to its total.
 import { describe, expect, it } from 'vitest';
 import { CommandType } from '../../../src/core/command.js';
 import type { Exchange } from '../../../src/core/exchange/exchange.js';
@@ -45,6 +46,14 @@ describe('futures conservation on random streams', () => {
         for (const k of ['USDT', 'BTC']) {
           const [users, fee, fund, clearing, supply] = books(d.ex, k);
           expect(users + fee + fund + clearing, `${k} after command ${type}`).toBe(supply);
+          // Gate's account `history` adds up to its total: deposits + realised PnL + fees + funding. A loss a
+          // user could not pay is the fund's, not the user's realised PnL.
+          const cur = d.ex.currencyIndex(k);
+          for (const uid of STREAM_USERS) {
+            const a = d.ex.futures.account(uid, cur);
+            const total = d.ex.ledger.futures.total(uid, cur);
+            if (total !== a.dnw + a.pnl + a.fee + a.fund) expect(total, `${k} history of ${uid} after command ${type}`).toBe(a.dnw + a.pnl + a.fee + a.fund);
+          }
         }
         if (before !== undefined && code === ResultCode.Ok) {
           fundings++;
