@@ -9,7 +9,8 @@ import { INSURANCE_UID } from '../../src/core/ledger/futures-funds.js';
 import { OrderType, Side, TimeInForce } from '../../src/core/matching/order-types.js';
 import type { ResultCode } from '../../src/core/result-code.js';
 import { InlineEngine } from '../../src/engine/inline-engine.js';
-import { SimClock } from '../../src/core/clock.js';
+import { type Clock, SimClock } from '../../src/core/clock.js';
+import type { JournalWriter } from '../../src/engine/journal/writer.js';
 
 export const LINEAR: ContractConfig = {
   name: 'BTC_USDT', settle: 'usdt', quanto_multiplier: '0.0001', order_price_round: '0.1', mark_price_round: '0.01',
@@ -38,18 +39,30 @@ export function futuresDefinition(users = 6, wide = false): ExchangeDefinition {
 export const MS = 1000;
 export const T0 = Date.UTC(2026, 0, 1) * 1000;
 
+/** Options of a driver: another clock (default a SimClock at T0), a journal, and whether to keep every command. */
+export interface FuturesDriverOptions {
+  readonly clock?: Clock | undefined;
+  readonly journal?: JournalWriter | undefined;
+  /** Keep a copy of every submitted command in `sent` (to replay the same stream on another runner). */
+  readonly record?: boolean | undefined;
+}
+
 /** Command builder and submitter over an InlineEngine with a manual clock. */
 export class FuturesDriver {
   readonly engine: InlineEngine;
-  readonly clock: SimClock;
+  readonly clock: Clock;
   readonly cmd = new Command();
+  /** Copies of the commands submitted, as sent (before the engine stamps them), when `record` was asked. */
+  readonly sent: Command[] = [];
+  readonly #record: boolean;
   /** Market index of each contract name, and its settle currency index. */
   readonly market: Record<string, number> = {};
   readonly settle: Record<string, number> = {};
 
-  constructor(def: ExchangeDefinition = futuresDefinition()) {
-    this.clock = new SimClock(T0);
-    this.engine = new InlineEngine(def, { clock: this.clock });
+  constructor(def: ExchangeDefinition = futuresDefinition(), options: FuturesDriverOptions = {}) {
+    this.clock = options.clock ?? new SimClock(T0);
+    this.#record = options.record === true;
+    this.engine = new InlineEngine(def, { clock: this.clock, journal: options.journal });
     const ex = this.engine.exchange;
     ex.futures.contracts.forEach((c, i) => {
       this.market[c.name] = ex.futures.marketOf[i]!;
@@ -66,7 +79,14 @@ export class FuturesDriver {
   }
 
   submit(c: Command): ResultCode {
+    if (this.#record) this.sent.push(new Command().copyFrom(c));
     return this.engine.submit(c);
+  }
+
+  /** The manual clock (throws when the driver runs on another clock). */
+  get sim(): SimClock {
+    if (!(this.clock instanceof SimClock)) throw new Error('this driver does not run on a SimClock');
+    return this.clock;
   }
 
   /** Credits `units` (decimal string) of `code` to uid's futures account (created on first credit). */

@@ -35,11 +35,11 @@ import { INSURANCE_UID, NO_HOLD } from '../ledger/futures-funds.js';
 import { FinishAs, OrderType, Side, TimeInForce } from '../matching/order-types.js';
 import { packAccount } from '../exchange/order-store.js';
 import { ResultCode } from '../result-code.js';
-import { type Contract, valueAt } from './contract.js';
-import { abs, divRound, formatSigned, maxBig, minBig, RATE_ONE, Round } from './futures-math.js';
+import { type Contract, cashFlow, valueAt } from './contract.js';
+import { abs, divRound, formatSigned, maxBig, minBig, parseSignedUnits, RATE_ONE, Round } from './futures-math.js';
 import { FuturesFlag, positionRow } from './futures-orders.js';
 import { FuturesState } from './futures-state.js';
-import { ensurePositionHold, tradePosition } from './position-fills.js';
+import { ensurePositionHold, recordClose, tradePosition } from './position-fills.js';
 import { PositionSlot, positionHoldKey } from './position-store.js';
 import {
   bankruptcyPrice, effectiveLeverage, entryTicks, liquidationPrice, maintenanceMargin, maxLeverageOf, mmrOf, openingMargin,
@@ -330,11 +330,12 @@ function liquidate(ctx: ExchangeContext, c: Command): ResultCode {
     L.toAmount(cur, 0n), packAccount(AccountKind.Futures, flags));
   const sys = positionRow(ctx, ci, INSURANCE_UID, PositionSlot.Single, c.time);
   const marginBefore = maxBig(0n, L.held(key));
+  // What the bankruptcy price (on the tick grid) leaves of the margin: the takeover's realised PnL is
+  // basis + cash(closing at p), so margin + that is what the owner still has (in available, where the emptied
+  // position's margin and any profit went). It goes to the insurance fund: the owner loses its margin in all.
+  const left = maxBig(0n, margin + basis + cashFlow(k, n < 0, BigInt(size), price));
   tradeAtBasis(ctx, ci, row, sys, size, p, orderId, c.time, 'liquidated');
-  // What the owner's margin still holds (rounding in its favour) goes to the insurance fund.
-  const left = maxBig(0n, L.held(key));
-  if (left > 0n) ok(L.insuranceTransfer(c.time, c.uid, cur, key, -left, BookType.FuturesPnl, `${k.name}:${orderId}`, orderId));
-  P.pnlPnl[row] = P.pnlPnl[row]! - left;
+  if (left > 0n) forfeit(ctx, ci, row, left, orderId, c.time);
   O.fill(r, size, p, L.toAmount(cur, 0n), c.time, false);
   O.finish(r, FinishAs.Liquidated, 0, c.time);
   FuturesState.push(S.liquidations, {
@@ -345,6 +346,29 @@ function liquidate(ctx: ExchangeContext, c: Command): ResultCode {
   });
   FuturesState.push(S.insurance, { t: Math.floor(c.time / 1e6), cur, balance: L.insuranceFund(cur).toString() });
   return ResultCode.Ok;
+}
+
+/**
+ * The owner of liquidated (now empty) position `row` hands `left` from its available balance to the insurance
+ * fund, as realised PnL of the position it just closed: its history, account totals and close row include it.
+ */
+function forfeit(ctx: ExchangeContext, ci: number, row: number, left: bigint, orderId: number, time: number): void {
+  const S = ctx.futures;
+  const P = S.positions;
+  const k = S.contracts[ci]!;
+  const cur = S.settleCur[ci]!;
+  const uid = P.uid[row]!;
+  ok(ctx.ledger.futures.insuranceTransfer(time, uid, cur, NO_HOLD, -left, BookType.FuturesPnl, `${k.name}:${orderId}`, orderId));
+  P.historyPnl[row] = P.historyPnl[row]! - left;
+  P.lastClosePnl[row] = P.lastClosePnl[row]! - left;
+  S.account(uid, cur).pnl -= left;
+  for (let i = S.closes.length - 1; i >= 0; i--) {
+    const r = S.closes[i]!;
+    if (r.uid !== uid || r.market !== P.market[row] || r.slot !== P.slot[row]) continue;
+    const less = (v: string): string => formatSigned(parseSignedUnits(v, k.settleScale)! - left, k.settleScale);
+    S.closes[i] = { ...r, pnl: less(r.pnl), pnlPnl: less(r.pnlPnl) };
+    break;
+  }
 }
 
 /**
@@ -384,15 +408,19 @@ function deleverage(ctx: ExchangeContext, c: Command): ResultCode {
     const orderId = ctx.lastOrderId + 1;
     ctx.issueOrderId(orderId);
     const uid = P.uid[v]!;
-    const side = P.size[v]! > 0 ? Side.Sell : Side.Buy;
+    const nv = P.size[v]!;
+    const side = nv > 0 ? Side.Sell : Side.Buy;
+    // The victim's entry before the trade (its row in auto_deleverages, and its close row when it empties).
+    const entry = entryTicks(k, nv, P.basis[v]!, 8);
     const r = ctx.orders.open(orderId, uid, c.market, side, OrderType.Limit, TimeInForce.Ioc, price, take, 0, 0, 0, 'adl', c.time,
       L.toAmount(cur, 0n), packAccount(AccountKind.Futures, FuturesFlag.ReduceOnly));
     exchangeBasis(ctx, ci, sys, v, take, orderId, c.time);
+    if (P.size[v] === 0) recordClose(ctx, ci, v, nv, entry, price, 'adl', c.time);
     ctx.orders.fill(r, take, price, L.toAmount(cur, 0n), c.time, false);
     ctx.orders.finish(r, FinishAs.AutoDeleveraged, 0, c.time);
     FuturesState.push(S.adl, {
       t: c.time, uid, market: c.market, slot: P.slot[v]!, orderId, leverage: P.leverage[v]!, crossLimit: P.crossLimit[v]!,
-      entryPrice: formatSigned(entryTicks(k, P.size[v]! === 0 ? 1 : P.size[v]!, P.basis[v]!, 8), k.priceScale + 8),
+      entryPrice: formatSigned(entry, k.priceScale + 8),
       fillPrice: formatSigned(BigInt(price), k.priceScale), tradeSize: side === Side.Sell ? -take : take, positionSize: P.size[v]!,
     });
   }
@@ -419,6 +447,7 @@ function exchangeBasis(ctx: ExchangeContext, ci: number, sys: number, v: number,
   const nv = P.size[v]!;
   const vb = take === Math.abs(nv) ? P.basis[v]! : (P.basis[v]! * BigInt(take)) / BigInt(Math.abs(nv));
   const pnl = share + vb;
+  let realised = pnl;
   const key = positionHoldKey(v);
   const margin = maxBig(0n, L.held(key));
   const slice = take === Math.abs(nv) ? margin : (margin * BigInt(take)) / BigInt(Math.abs(nv));
@@ -442,11 +471,12 @@ function exchangeBasis(ctx: ExchangeContext, ci: number, sys: number, v: number,
       const fund = minBig(L.insuranceFund(cur), loss);
       if (fund > 0n) ok(L.insuranceClearing(time, cur, -fund, text, ref));
       S.unbacked[cur] = S.unbacked[cur]! + (loss - fund);
+      realised += loss; // the victim realises only what it paid
     }
     ok(L.move(key, NO_HOLD, P.size[v] === 0 ? maxBig(0n, L.held(key)) : minBig(maxBig(0n, L.held(key)), maxBig(0n, slice + pnl))));
   }
-  P.pnlPnl[v] = P.pnlPnl[v]! + pnl;
-  S.account(uid, cur).pnl += pnl;
+  P.pnlPnl[v] = P.pnlPnl[v]! + realised;
+  S.account(uid, cur).pnl += realised;
   P.touch(v, time);
 }
 

@@ -241,6 +241,7 @@ export class FuturesOrders implements BookProduct {
       flags |= FuturesFlag.ReduceOnly;
     } else {
       if (c.side !== Side.Buy && c.side !== Side.Sell) return ResultCode.InvalidParam;
+      // The liquidator's order takes its size from the position it holds (#liquidatorPrice).
       if (c.amount === 0 && !system) return ResultCode.SizeTooSmall;
     }
     if (c.amount < k.sizeMin && !system) return ResultCode.SizeTooSmall;

@@ -13,6 +13,7 @@ import type { Ledger } from '../ledger/ledger.js';
 import { ResultCode } from '../result-code.js';
 import { defineContract } from './contract.js';
 import { FuturesState } from './futures-state.js';
+import { PositionSlot } from './position-store.js';
 
 /** The futures state of `def` (empty without contracts). Throws ConfigError on contracts that cannot work. @allocates */
 export function defineFutures(def: ExchangeDefinition, ledger: Ledger, currencies: readonly string[], markets: number): FuturesState {
@@ -40,7 +41,8 @@ export function defineFutures(def: ExchangeDefinition, ledger: Ledger, currencie
 
 /**
  * Throws InvariantError unless, per settle currency, clearing + unbacked = Σ position bases; every empty position
- * has basis 0; each position's basis has its direction's sign; open-order counters are non-negative. @allocates
+ * has basis 0; each position's basis has its direction's sign; a dual-mode long leg is never short nor a short
+ * leg long; open-order counters are non-negative. @allocates
  */
 export function assertFuturesInvariants(ctx: ExchangeContext): void {
   const S = ctx.futures;
@@ -54,6 +56,9 @@ export function assertFuturesInvariants(ctx: ExchangeContext): void {
     const b = P.basis[r]!;
     invariant(Number.isSafeInteger(n), `futures: position ${r} size ${n}`);
     invariant(n !== 0 || b === 0n, `futures: empty position ${r} keeps basis ${b}`);
+    const slot = P.slot[r]!;
+    invariant(!((slot === PositionSlot.DualLong && n < 0) || (slot === PositionSlot.DualShort && n > 0)),
+      `futures: dual-mode leg ${r} (slot ${slot}) has size ${n}`);
     // A long pays for its contracts on a linear contract (basis ≤ 0) and receives on an inverse one.
     const inverse = S.contracts[ci]!.inverse;
     if (n !== 0) invariant((n > 0) !== inverse ? b <= 0n : b >= 0n, `futures: position ${r} (size ${n}) has basis ${b}`);

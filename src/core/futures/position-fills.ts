@@ -5,18 +5,19 @@
  * A fill of k contracts at price p for the side that buys (`buy`) or sells, on a position of size n, basis B
  * and margin Mg (its ledger hold), with fee rate `rate`:
  *
- * 1. Fee: f = value × rate, rounded up when paid and down when a rebate; paid from the order's margin hold
- *    (`orderKey`, what it set aside), then available, then the position's margin; what none of them holds is
- *    forgiven (not charged).
+ * 1. Fee: f = value × rate, rounded up (a fee paid rounds up, a rebate received toward zero: ⌊value × |rate|⌋);
+ *    paid from the order's margin hold (`orderKey`, what it set aside), then available, then the position's
+ *    margin; what none of them holds is forgiven (not charged).
  * 2. Closing part kc = min(k, |n|) when the fill is against the position: the basis leaves pro rata,
  *    Br = B × kc / |n| (truncated; all of it when the position empties), and the realised PnL is
  *    cash(kc at p) + Br. A profit goes to available from clearing; a loss is paid from the position's margin,
- *    then available, then is a deficit. Then the slice of margin the closed contracts carried,
+ *    then available, then is a deficit (the fund's: the user realises only what it paid). Then the slice of margin the closed contracts carried,
  *    ⌊Mg × kc / |n|⌋ less any loss it paid (all of what is left when the position empties), returns to available.
- * 3. Opening part ko = k − kc: B += cash(ko at p); margin ⌈value(ko, p) / L⌉ moves to the position, from the
- *    order's hold first, then available; if both are short the position opens with what there was (it may be
- *    liquidated at once: see docs/futures.md).
- * 4. A dual-mode leg never changes sign: a fill that closes more than the leg holds (a reduce-only order that
+ * 3. Opening part ko = k − kc: B += cash(k at p) − cash(kc at p) (so a side's parts sum to the whole fill's
+ *    cash, exactly the other side's negation; an inverse value rounds per part otherwise); margin
+ *    ⌈value(ko, p) / L⌉ moves to the position, from the order's hold first, then available; if both are short
+ *    the position opens with what there was (it may be liquidated at once: see docs/futures.md).
+ * 4. A dual-mode leg never changes sign: a fill that closes more than the leg holds, or meets it empty (a reduce-only order that
  *    outlived its leg) opens the excess on the other leg (`sibling`).
  * 5. Deficits (losses no margin or balance could pay) are paid by the insurance fund into clearing; what the
  *    fund cannot pay is `unbacked` (futures-state.ts).
@@ -30,7 +31,7 @@ import type { ExchangeContext } from '../exchange/context.js';
 import { type Contract, cashFlow, valueAt } from './contract.js';
 import { formatSigned, minBig, ofRate, Round } from './futures-math.js';
 import { FuturesState } from './futures-state.js';
-import { positionHoldKey } from './position-store.js';
+import { PositionSlot, positionHoldKey } from './position-store.js';
 import { effectiveLeverage, entryTicks, openingMargin } from './risk.js';
 
 /** What one side of a fill did to its position. */
@@ -91,7 +92,8 @@ function ok(code: number): void {
  * position empties. Returns the reused FillOutcome (copy what you keep).
  */
 export function tradePosition(ctx: ExchangeContext, ci: number, row: number, buy: boolean, k: number, p: number, rate: bigint,
-  orderKey: number, ref: number, time: number, reason: string, sibling = -1): FillOutcome {
+  orderKey: number, ref: number, time: number, reason: string, sibling = -1,
+  whole = cashFlow(ctx.futures.contracts[ci]!, buy, BigInt(k), BigInt(p))): FillOutcome {
   const S = ctx.futures;
   const P = S.positions;
   const c = S.contracts[ci]!;
@@ -109,7 +111,8 @@ export function tradePosition(ctx: ExchangeContext, ci: number, row: number, buy
 
   // 1. Fee on the whole fill. A fee nobody can pay (order hold, available and margin all spent) is forgiven.
   const value = valueAt(c, BigInt(k), price);
-  let fee = system ? 0n : ofRate(value, rate, rate >= 0n ? Round.Up : Round.Down);
+  // Rounded up: a fee paid rounds up, a rebate (negative) rounds toward zero — the user receives the lesser.
+  let fee = system ? 0n : ofRate(value, rate, Round.Up);
   if (fee > 0n) {
     const pay = (key: number, units: bigint): void => ok(L.chargeFee(time, uid, cur, key, units, text, ref));
     fee -= orderKey !== 0 ? payFrom(ctx, uid, cur, orderKey, NO_HOLD, posKey, fee, pay) : payFrom(ctx, uid, cur, NO_HOLD, posKey, 0, fee, pay);
@@ -122,7 +125,9 @@ export function tradePosition(ctx: ExchangeContext, ci: number, row: number, buy
     S.account(uid, cur).fee -= fee;
   }
 
-  // 2. Closing part.
+  // 2. Closing part. The cash of the whole fill is `whole`; the opening part gets what the closing part leaves,
+  // so one side's parts sum to exactly the other side's negation (an inverse value rounds per part otherwise).
+  let closeCash = 0n;
   const n = P.size[row]!;
   const against = (n > 0 && !buy) || (n < 0 && buy);
   const kc = against ? Math.min(k, Math.abs(n)) : 0;
@@ -131,12 +136,16 @@ export function tradePosition(ctx: ExchangeContext, ci: number, row: number, buy
     const basis = P.basis[row]!;
     const full = kc === Math.abs(n);
     const br = full ? basis : (basis * BigInt(kc)) / absN;
-    const pnl = cashFlow(c, buy, BigInt(kc), price) + br;
+    closeCash = kc === k ? whole : cashFlow(c, buy, BigInt(kc), price);
+    const pnl = closeCash + br;
     const margin = L.held(posKey);
     const slice = full ? margin : (margin * BigInt(kc)) / absN;
     const entry = full ? entryTicks(c, n, basis, 8) : 0n;
     P.basis[row] = basis - br;
     P.size[row] = n + (buy ? kc : -kc);
+    // What the user realises is what it was paid or paid: a loss it could not pay is the fund's (a deficit), so
+    // its realised figures and history match its account book.
+    let realised = pnl;
     if (pnl >= 0n) {
       ok(L.realisePnl(time, uid, cur, NO_HOLD, pnl, text, ref));
       ok(L.move(posKey, NO_HOLD, slice));
@@ -145,21 +154,24 @@ export function tradePosition(ctx: ExchangeContext, ci: number, row: number, buy
       const unpaid = payFrom(ctx, uid, cur, posKey, NO_HOLD, 0, loss,
         (key, units) => ok(L.realisePnl(time, uid, cur, key, -units, text, ref)));
       coverDeficit(ctx, cur, unpaid, time, text, ref);
+      realised += unpaid;
       const back = full ? L.held(posKey) : minBig(L.held(posKey), slice > loss ? slice - loss : 0n);
       ok(L.move(posKey, NO_HOLD, back));
     }
-    P.pnlPnl[row] = P.pnlPnl[row]! + pnl;
-    S.account(uid, cur).pnl += pnl;
+    P.pnlPnl[row] = P.pnlPnl[row]! + realised;
+    S.account(uid, cur).pnl += realised;
     OUT.closed = kc;
-    OUT.pnl = pnl;
+    OUT.pnl = realised;
     if (P.size[row] === 0) recordClose(ctx, ci, row, n, entry, p, reason, time);
   }
 
   // 3./4. Opening part.
   let ko = k - kc;
-  if (ko > 0 && sibling >= 0 && P.size[row] === 0 && against) {
-    // A dual leg that the fill emptied: the excess opens the other leg.
-    tradePosition(ctx, ci, sibling, buy, ko, p, 0n, orderKey, ref, time, reason);
+  const slot = P.slot[row]!;
+  if (ko > 0 && sibling >= 0 && ((slot === PositionSlot.DualLong && !buy) || (slot === PositionSlot.DualShort && buy))) {
+    // A dual leg never opens the wrong way (a reduce-only order that outlived its leg, whether this fill emptied
+    // it or it was already empty): the excess opens the other leg.
+    tradePosition(ctx, ci, sibling, buy, ko, p, 0n, orderKey, ref, time, reason, -1, whole - closeCash);
     ko = 0;
   }
   if (ko > 0) {
@@ -168,7 +180,7 @@ export function tradePosition(ctx: ExchangeContext, ci: number, row: number, buy
       P.maxSize[row] = 0;
       P.accumSize[row] = 0;
     }
-    P.basis[row] = P.basis[row]! + cashFlow(c, buy, BigInt(ko), price);
+    P.basis[row] = P.basis[row]! + (whole - closeCash);
     P.size[row] = P.size[row]! + (buy ? ko : -ko);
     P.accumSize[row] = P.accumSize[row]! + ko;
     if (!system) {
@@ -191,8 +203,8 @@ export function ensurePositionHold(ctx: ExchangeContext, row: number, cur: numbe
   ok(L.openHold(time, key, P.uid[row]!, cur, P.market[row]!, HoldType.FuturesPosition, 0n));
 }
 
-/** The position of `row` just emptied: history totals and a position_close row. */
-function recordClose(ctx: ExchangeContext, ci: number, row: number, was: number, entry: bigint, closeTicks: number,
+/** The position of `row` just emptied: history totals and a position_close row (`entry`: ticks × 10^8 before). */
+export function recordClose(ctx: ExchangeContext, ci: number, row: number, was: number, entry: bigint, closeTicks: number,
   reason: string, time: number): void {
   const S = ctx.futures;
   const P = S.positions;
