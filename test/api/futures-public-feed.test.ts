@@ -27,10 +27,10 @@ describe('FuturesMarketData', () => {
     const { d, feed, submit } = setup();
     // BTC_USDT: ticks of 0.01, mark ticks of 0.01 (order ticks 0.1 = 10).
     expect(submit(() => d.prices('BTC_USDT', 6_000_000, 5_999_000))).toBe(ResultCode.Ok);
-    d.clock.advanceBy(60_000 * MS);
+    d.sim.advanceBy(60_000 * MS);
     expect(submit(() => d.prices('BTC_USDT', -5, 5_999_000))).toBe(ResultCode.InvalidParam);
     expect(submit(() => d.prices('BTC_USDT', 6_001_000, 0))).toBe(ResultCode.Ok);
-    d.clock.advanceBy(120_000 * MS);
+    d.sim.advanceBy(120_000 * MS);
     const a = feed.candlesticks(0, CandleKind.Mark, { interval: '1m', limit: '4' }, d.clock.nowUs());
     const s = T0 / 1e6;
     expect(a.ok && a.value.map((c) => [c.t, c.o, c.c])).toEqual([
@@ -44,7 +44,7 @@ describe('FuturesMarketData', () => {
     expect(submit(() => d.prices('BTC_USD', 6_000_000, 6_000_000))).toBe(ResultCode.Ok);
     expect(d.order(2, 'BTC_USD', -100, 6_000_000)).toBe(ResultCode.Ok);
     expect(d.order(1, 'BTC_USD', 40, 6_000_000)).toBe(ResultCode.Ok);
-    d.clock.advanceBy(1000 * MS);
+    d.sim.advanceBy(1000 * MS);
     const fresh = new FuturesMarketData(d.ex, d.clock.nowUs());
     fresh.replayTradeLog();
     expect(fresh.tradeSize[1]).toBe(40);

@@ -52,19 +52,19 @@ describe('futures price clock', () => {
     await svc.ready();
     expect(d.ex.futures.index[ci]).toBe(0); // no trade anywhere yet: no prices
     spotTrade(d, 600_000); // 60000.0
-    d.clock.advanceBy(SECOND);
+    d.sim.advanceBy(SECOND);
     await svc.ready();
     expect(d.ex.futures.index[ci]).toBe(P);
     expect(d.ex.futures.mark[ci]).toBe(P); // no contract book or trade: basis 0
     const updates = svc.stats.priceUpdates;
-    d.clock.advanceBy(SECOND);
+    d.sim.advanceBy(SECOND);
     await svc.ready();
     expect(svc.stats.priceUpdates).toBe(updates); // nothing moved
-    d.clock.advanceBy(SECOND / 2);
+    d.sim.advanceBy(SECOND / 2);
     spotTrade(d, 612_345);
     await svc.ready();
     expect(d.ex.futures.index[ci]).toBe(P); // within the price interval: not yet
-    d.clock.advanceBy(SECOND / 2);
+    d.sim.advanceBy(SECOND / 2);
     await svc.ready();
     expect(d.ex.futures.index[ci]).toBe(61_234_50);
     // The inverse BTC_USD has no spot pair of its own: it follows BTC_USDT.
@@ -78,11 +78,11 @@ describe('futures price clock', () => {
     // A contract book quoted 100.00 above the index (mid): basis samples of +10000 ticks.
     expect(d.order(1, 'BTC_USDT', 10, P + 90_00)).toBe(ResultCode.Ok);
     expect(d.order(2, 'BTC_USDT', -10, P + 110_00)).toBe(ResultCode.Ok);
-    d.clock.advanceBy(SECOND);
+    d.sim.advanceBy(SECOND);
     await svc.ready();
     // EMA 0 → 5000 → … ; the cap is 0.1 % of 60000 = 60.00 = 6000 ticks.
     expect(d.ex.futures.mark[ci]).toBe(P + 50_00);
-    d.clock.advanceBy(SECOND);
+    d.sim.advanceBy(SECOND);
     await svc.ready();
     expect(d.ex.futures.mark[ci]).toBe(P + 60_00);
     // An override of the mark wins, rounded to mark_price_round (0.01 = 1 tick here).
@@ -120,10 +120,10 @@ describe('futures funding', () => {
     const { d, svc, ci, next } = await positioned();
     const k = d.ex.futures.contracts[ci]!;
     const before = usdt(d);
-    d.clock.advanceTo(next * SECOND - 1);
+    d.sim.advanceTo(next * SECOND - 1);
     await svc.ready();
     expect(svc.stats.fundings).toBe(0);
-    d.clock.advanceTo(next * SECOND);
+    d.sim.advanceTo(next * SECOND);
     await svc.ready();
     expect(svc.stats.fundings).toBe(1);
     expect(d.ex.futures.nextFunding[ci]).toBe(next + k.fundingInterval);
@@ -137,7 +137,7 @@ describe('futures funding', () => {
     expect(book[0]).toMatchObject({ type: 'fund', text: 'BTC_USDT', change: '0.18' });
     assertFuturesInvariants(d.ex);
     // Nothing more until the next interval.
-    d.clock.advanceBy(SECOND);
+    d.sim.advanceBy(SECOND);
     await svc.ready();
     expect(svc.stats.fundings).toBe(1);
   });
@@ -146,12 +146,12 @@ describe('futures funding', () => {
     const { d, svc, ci, next } = await positioned();
     // Bids of 6 BTC·(0.0001 × 60300 ≈ 6.03 USDT each) × 1000 = 6030 USDT ≥ the 5000 impact value, 0.5 % above the index.
     expect(d.order(4, 'BTC_USDT', 1000, P + 300_00)).toBe(ResultCode.Ok);
-    d.clock.advanceBy(SECOND);
+    d.sim.advanceBy(SECOND);
     await svc.ready();
     // Premium samples since the last funding: 0 (no book at the first price) and 0.005, mean P = 0.0025 →
     // F = P + clamp(0.0001 − P, ±0.0005) = 0.002.
     expect(d.ex.futures.indicativeRate[ci]).toBe(200_000n);
-    d.clock.advanceBy(SECOND);
+    d.sim.advanceBy(SECOND);
     await svc.ready();
     // Mean 0.005 × 2/3 → F = 0.00333… − 0.0005, still below the cap; an override is capped at 0.003.
     expect(d.ex.futures.indicativeRate[ci]).toBe(283_333n);
@@ -160,7 +160,7 @@ describe('futures funding', () => {
     await svc.setFundingRate(ci, -12_345n);
     expect(d.ex.futures.fundingRate[ci]).toBe(-12_345n);
     const before = usdt(d);
-    d.clock.advanceTo(next * SECOND);
+    d.sim.advanceTo(next * SECOND);
     await svc.ready();
     expect(d.ex.futures.funding.at(-1)?.rate).toBe('-12345');
     const delta = usdt(d).map((v, i) => v - before[i]!);
@@ -179,14 +179,14 @@ describe('futures services on a stopped gateway', () => {
     await svc.setIndexPrice(0, P);
     const next = d.ex.futures.nextFunding[0]!;
     gw.stop(ResultCode.EngineStopped, 'test');
-    d.clock.advanceTo(next * SECOND);
+    d.sim.advanceTo(next * SECOND);
     const issued = svc.stats.commands;
     await svc.ready();
     expect(svc.stats.fundings).toBe(0);
     expect(svc.stats.commands - issued).toBe(1);
     await svc.ready();
     expect(svc.stats.commands - issued).toBe(1);
-    d.clock.advanceBy(SECOND);
+    d.sim.advanceBy(SECOND);
     await svc.ready();
     expect(svc.stats.commands - issued).toBe(2);
   });

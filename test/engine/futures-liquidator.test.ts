@@ -39,7 +39,7 @@ describe('futures liquidator', () => {
     trade(d, 4, 3, 100); // user 3 at the default 10x, a small position
     expect(d.size(1, 'BTC_USDT')).toBe(1000);
     // A 5 % fall: 20x is gone (5 % margin), 10x is not.
-    d.clock.advanceBy(1_000_000);
+    d.sim.advanceBy(1_000_000);
     await svc.setIndexPrice(ci, P * 0.95);
     expect(d.ex.futures.mark[ci]).toBe(P * 0.95);
     expect(d.size(1, 'BTC_USDT')).toBe(0);
@@ -59,7 +59,7 @@ describe('futures liquidator', () => {
     // Resting bids of user 5 below the market.
     expect(d.order(5, 'BTC_USDT', 200, P * 0.97)).toBe(ResultCode.Ok);
     const fund = d.ex.ledger.futures.insuranceFund(d.ex.currencyIndex('USDT'));
-    d.clock.advanceBy(1_000_000);
+    d.sim.advanceBy(1_000_000);
     await svc.setIndexPrice(ci, P * 0.975);
     expect(d.size(1, 'BTC_USDT')).toBe(0);
     expect(d.size(5, 'BTC_USDT')).toBe(100);
@@ -78,7 +78,7 @@ describe('futures liquidator', () => {
     expect(d.leverage(3, 'BTC_USDT', 25)).toBe(ResultCode.Ok);
     trade(d, 2, 1, 100);
     trade(d, 4, 3, 100);
-    d.clock.advanceBy(1_000_000);
+    d.sim.advanceBy(1_000_000);
     await svc.setIndexPrice(ci, P * 0.9);
     expect(d.size(1, 'BTC_USDT')).toBe(0);
     expect(d.size(3, 'BTC_USDT')).toBe(0);
@@ -103,7 +103,7 @@ describe('futures liquidator', () => {
     const order = d.lastOrderId;
     const total = d.total(6, 'USDT');
     expect(total).toBeGreaterThan(0n);
-    d.clock.advanceBy(1_000_000);
+    d.sim.advanceBy(1_000_000);
     await svc.setIndexPrice(ci, P * 1.03); // +3 % on 300000 short: −9000 USDT, leaving less than maintenance
     expect(d.size(6, 'BTC_USDT')).toBe(0);
     expect(d.ex.orders.openOf(6).map((r) => d.ex.orders.id[r])).not.toContain(order);
@@ -125,7 +125,7 @@ describe('futures liquidator', () => {
     expect([d.size(1, 'BTC_USDT', 1), d.size(1, 'BTC_USDT', 2)]).toEqual([100, -50]);
     // Bids that take the liquidated leg (else auto-deleveraging would pick the most profitable short: the other leg).
     expect(d.order(5, 'BTC_USDT', 100, P * 0.97)).toBe(ResultCode.Ok);
-    d.clock.advanceBy(1_000_000);
+    d.sim.advanceBy(1_000_000);
     await svc.setIndexPrice(ci, P * 0.97);
     expect([d.size(1, 'BTC_USDT', 1), d.size(1, 'BTC_USDT', 2)]).toEqual([0, -50]);
     expect(d.ex.futures.liquidations.map((l) => [l.uid, l.slot])).toEqual([[1, 1]]);
@@ -140,7 +140,7 @@ describe('futures liquidator', () => {
       trade(d, u + 6, u, 100);
     }
     const passes = svc.stats.passes;
-    d.clock.advanceBy(1_000_000);
+    d.sim.advanceBy(1_000_000);
     await svc.setIndexPrice(ci, P * 0.95);
     expect(d.ex.futures.positions.openRows().filter((r) => d.ex.futures.positions.uid[r]! <= 5).length).toBe(0);
     expect(svc.stats.liquidations).toBe(5);
@@ -164,7 +164,7 @@ describe('the liquidator order (core)', () => {
     await svc.setIndexPrice(ci, P);
     expect(d.leverage(1, 'BTC_USDT', 50)).toBe(ResultCode.Ok);
     trade(d, 2, 1, 100);
-    d.clock.advanceBy(1_000_000);
+    d.sim.advanceBy(1_000_000);
     svc.close();
     expect(d.prices('BTC_USDT', P * 0.97)).toBe(ResultCode.Ok);
     expect(d.liquidate(1, 'BTC_USDT')).toBe(ResultCode.Ok);

@@ -50,7 +50,7 @@ function recordInline(seed: number): Recorded {
   let mid = 0;
   for (let i = 0; i < STEPS; i++) {
     if (i === STEPS / 2) mid = cmds.length;
-    d.clock.advanceBy(1000 + pick(50_000));
+    d.sim.advanceBy(1000 + pick(50_000));
     const uid = 1 + pick(USERS);
     const contract = pick(2) === 0 ? 'BTC_USDT' : 'BTC_USD';
     const tick = contract === 'BTC_USDT' ? 10 : 50;

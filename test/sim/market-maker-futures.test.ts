@@ -36,7 +36,7 @@ function setup(config: MarketMakerConfig = MM): { d: FuturesDriver; mm: MarketMa
 
 function tickFor(s: { d: FuturesDriver; mm: MarketMaker }, seconds: number, each?: () => void): void {
   for (let i = 0; i < seconds; i++) {
-    s.d.clock.advanceTo(s.d.clock.nowUs() + 1_000_000);
+    s.d.sim.advanceTo(s.d.clock.nowUs() + 1_000_000);
     s.mm.tick(s.d.clock.nowUs());
     each?.();
   }
