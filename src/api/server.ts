@@ -54,6 +54,7 @@ import { registerUnifiedAccountRoutes } from './routes/unified-accounts.js';
 import { registerUnifiedLoanRoutes } from './routes/unified-loans.js';
 import { registerMarginRoutes } from './routes/margin.js';
 import { registerMarginUniRoutes } from './routes/margin-uni.js';
+import { registerFuturesRoutes } from './routes/futures-routes.js';
 
 export interface ServerOptions {
   readonly gateway: ExchangeGateway;
@@ -114,6 +115,7 @@ function readHeaders(req: HttpRequest): RequestHeaders {
     forwardedFor: req.getHeader('x-forwarded-for'),
     exptime: req.getHeader('x-gate-exptime'),
     simToken: req.getHeader('x-sim-token'),
+    sizeDecimal: req.getHeader('x-gate-size-decimal') || req.getHeader('x-svc-size-decimal'),
   };
 }
 
@@ -194,6 +196,7 @@ export function createHttpHandler(options: ServerOptions): HttpHandler {
   registerUnifiedLoanRoutes(router, deps);
   registerMarginRoutes(router, deps);
   registerMarginUniRoutes(router, deps);
+  registerFuturesRoutes(router, deps);
   registerSimRoutes(router, deps);
   for (const extra of options.extraRoutes ?? []) extra(router, deps);
 
