@@ -395,6 +395,7 @@ export class FuturesOrders implements BookProduct {
       addOpen(ctx, rowOfOrder(ctx, ci, r), O.side[r]!, -O.left[r]!, -1);
       L.closeHold(c.orderId);
       O.discard(r);
+      if (c.orderId === ctx.lastOrderId) ctx.retractOrderId(c.orderId);
     } else if (c.type === CommandType.AmendOrder && typeof c.reserved === 'bigint') {
       const now = L.held(c.orderId);
       if (now >= 0n && now !== c.reserved) {

@@ -1,0 +1,31 @@
+// A futures post-only that would take, or a fill-or-kill that cannot fill, is refused in R2 (ORDER_POC_IMMEDIATE,
+// ORDER_FOK) and must leave the state exactly as before — its order id included (found by the HTTP bad-input tests).
+import { describe, expect, it } from 'vitest';
+import { ResultCode } from '../../../src/core/result-code.js';
+import { TimeInForce } from '../../../src/core/matching/order-types.js';
+import { FuturesDriver } from '../../support/futures-driver.js';
+
+describe('futures refusals in R2', () => {
+  for (const [name, tif, price, code] of [
+    ['fill-or-kill', TimeInForce.Fok, 510_000, ResultCode.OrderFok],
+    ['post-only', TimeInForce.Poc, 500_000, ResultCode.OrderPocImmediate],
+  ] as const) {
+    it(`a refused ${name} leaves the state hash and the last order id unchanged`, () => {
+      const d = new FuturesDriver();
+      d.fund(1, 'USDT', '10000');
+      d.fund(2, 'USDT', '10000');
+      d.prices('BTC_USDT', 500_000);
+      // User 1 has touched the contract (its position row exists): a first order's row is created in R1 and stays.
+      expect(d.leverage(1, 'BTC_USDT', 10)).toBe(ResultCode.Ok);
+      expect(d.order(2, 'BTC_USDT', -1, 500_000)).toBe(ResultCode.Ok);
+      if (tif === TimeInForce.Fok) expect(d.cancel(2, 'BTC_USDT', d.lastOrderId)).toBe(ResultCode.Ok);
+      const hash = d.engine.stateHash();
+      const last = d.lastOrderId;
+      expect(d.order(1, 'BTC_USDT', 1, price, { tif })).toBe(code);
+      expect(d.lastOrderId).toBe(last);
+      expect(d.engine.stateHash()).toBe(hash);
+      expect(d.order(1, 'BTC_USDT', 1, 490_000)).toBe(ResultCode.Ok);
+      expect(d.lastOrderId).toBe(last + 1);
+    });
+  }
+});
