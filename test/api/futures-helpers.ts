@@ -13,7 +13,7 @@ import { plainFetch, signedFetch, TEST_CONFIG } from './http-helpers.js';
 export const LINEAR: ContractConfig = {
   name: 'BTC_USDT', settle: 'usdt', quanto_multiplier: '0.0001', order_price_round: '0.1', mark_price_round: '0.01',
   leverage_min: '1', leverage_max: '100', maintenance_rate: '0.005', maker_fee_rate: '-0.0001', taker_fee_rate: '0.00075',
-  risk_limit_base: '1000000', risk_limit_step: '1000000', risk_limit_max: '8000000', order_size_min: 1, order_size_max: 100_000,
+  risk_limit_base: '1000000', risk_limit_step: '1000000', risk_limit_max: '8000000', order_size_min: 1, order_size_max: 100_000, orders_limit: 8,
 };
 export const INVERSE: ContractConfig = {
   name: 'BTC_USD', settle: 'btc', order_price_round: '0.5', mark_price_round: '0.01', leverage_min: '1', leverage_max: '100',
