@@ -15,8 +15,6 @@ describe('futures refusals in R2', () => {
       d.fund(1, 'USDT', '10000');
       d.fund(2, 'USDT', '10000');
       d.prices('BTC_USDT', 500_000);
-      // User 1 has touched the contract (its position row exists): a first order's row is created in R1 and stays.
-      expect(d.leverage(1, 'BTC_USDT', 10)).toBe(ResultCode.Ok);
       expect(d.order(2, 'BTC_USDT', -1, 500_000)).toBe(ResultCode.Ok);
       if (tif === TimeInForce.Fok) expect(d.cancel(2, 'BTC_USDT', d.lastOrderId)).toBe(ResultCode.Ok);
       const hash = d.engine.stateHash();
@@ -28,4 +26,21 @@ describe('futures refusals in R2', () => {
       expect(d.lastOrderId).toBe(last + 1);
     });
   }
+});
+
+describe('futures rejections in R1', () => {
+  it('drop the position row a first order or setting created before its checks', () => {
+    const d = new FuturesDriver();
+    d.fund(1, 'USDT', '10000');
+    d.prices('BTC_USDT', 500_000);
+    const hash = d.engine.stateHash();
+    expect(d.order(1, 'BTC_USDT', 1, 900_000)).toBe(ResultCode.PriceTooDeviated);
+    expect(d.order(1, 'BTC_USDT', 1, 500_005)).toBe(ResultCode.InvalidParam);
+    expect(d.leverage(1, 'BTC_USDT', 1000)).toBe(ResultCode.LeverageTooHigh);
+    expect(d.riskLimit(1, 'BTC_USDT', 1n)).toBe(ResultCode.RiskLimitTooLow);
+    expect(d.row(1, 'BTC_USDT')).toBe(-1);
+    expect(d.engine.stateHash()).toBe(hash);
+    expect(d.order(1, 'BTC_USDT', 1, 490_000)).toBe(ResultCode.Ok);
+    expect(d.row(1, 'BTC_USDT')).toBeGreaterThanOrEqual(0);
+  });
 });
