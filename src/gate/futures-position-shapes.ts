@@ -100,9 +100,7 @@ export function renderPosition(ex: Exchange, row: number, form: SizeForm): Recor
 /** Gate's FuturesAccount of (uid, settle currency `cur`). */
 export function renderFuturesAccount(ex: Exchange, uid: number, cur: number): Record<string, unknown> {
   const code = ex.currencies[cur]!;
-  const ci = ex.futures.settleCur.indexOf(cur);
-  const scale = ci < 0 ? 0 : ex.futures.contracts[ci]!.settleScale;
-  const m = (v: bigint): string => formatSigned(v, scale);
+  const m = (v: bigint): string => ex.ledger.format(code, v);
   const f = crossFigures(ex, uid, cur);
   const a = ex.futures.findAccount(uid, cur);
   const dual = a?.dual === true;
