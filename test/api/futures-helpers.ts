@@ -28,7 +28,10 @@ export const FUTURES_CONFIG: SimulatorConfig = {
       balances: { spot: { USDT: '100000', BTC: '2' }, futures: { USDT: '10000', BTC: '1' } } },
     { uid: 10002, keys: [{ key: 'k2', secret: 's2', mode: 1, perms: 'all' }],
       balances: { spot: { USDT: '50000', BTC: '1' }, futures: { USDT: '10000', BTC: '1' } } },
-    { uid: 10003, keys: [{ key: 'k3', secret: 's3', perms: 'all' }], balances: { spot: { USDT: '1000' } } },
+    { uid: 10003, keys: [
+      { key: 'k3', secret: 's3', perms: 'all' },
+      { key: 'ro', secret: 'ros', perms: [{ name: 'spot', read_only: true }, { name: 'futures', read_only: true }] },
+    ], balances: { spot: { USDT: '1000' } } },
     { uid: 10006, keys: [{ key: 'k6', secret: 's6', perms: 'all' }], balances: { futures: { USDT: '50' } } },
     { uid: 20001, main_uid: 10001, keys: [{ key: 'sub1', secret: 'ss1' }], balances: { spot: { USDT: '100' } } },
   ],
