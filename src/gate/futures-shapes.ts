@@ -5,7 +5,7 @@
  * Sizes are signed contracts (positive buys); `SizeForm` says whether they are written as JSON integers (Gate's
  * default, what ccxt reads) or as decimal strings (requests carrying X-Gate-Size-Decimal: 1, as gate-api sends).
  * Prices are decimal strings of the contract's ticks; money is decimal strings of settle units, exact. Times:
- * seconds with six decimals (µs of the engine clock), as Gate's float seconds.
+ * float seconds to the millisecond (of the engine clock), as Gate's.
  *
  * Costs: O(1) per order or trade; allocates the object.
  */
@@ -21,8 +21,11 @@ import type { AccountBookEntry } from '../core/ledger/queries.js';
 export type SizeForm = 'int' | 'string';
 export const sizeOut = (n: number, form: SizeForm): number | string => (form === 'string' ? String(n) : n);
 
-/** µs → Gate's float seconds (six decimals at most). */
-export const floatSeconds = (us: number): number => Math.floor(us) / 1e6;
+/**
+ * µs → Gate's float seconds, to the millisecond as Gate writes them (1546569968.184). More digits would break
+ * clients that parse JSON numbers of 16+ significant digits as BigInt (gate-api's json-bigint).
+ */
+export const floatSeconds = (us: number): number => Math.floor(us / 1000) / 1000;
 
 /** Ticks of `c` as a decimal price. */
 export const priceText = (c: Contract, ticks: number | bigint): string => formatSigned(BigInt(ticks), c.priceScale);

@@ -75,7 +75,8 @@ describe('futures routes fuzz', () => {
         expect(await stateHash(sim), where).toBe(before);
       } else {
         accepted++;
-        if (!Array.isArray(res.body) && typeof res.body.id === 'number' && res.body.status === 'open') ids.push(String(res.body.id));
+        const b = res.body as unknown as J;
+        if (!Array.isArray(b) && typeof b.id === 'number' && b.status === 'open') ids.push(String(b.id));
       }
     }
     console.log(`futures fuzz seed ${SEED}: ${sent} requests, ${accepted} accepted`);
