@@ -1,5 +1,5 @@
 /**
- * Perpetual-futures account and history routes (permission group `futures`, except liq_orders):
+ * Perpetual-futures account and history routes (permission group `futures`):
  *   GET /futures/{settle}/accounts             FuturesAccount (USER_NOT_FOUND before the account is first funded)
  *   GET /futures/{settle}/account_book         type dnw|pnl|fee|refr|fund, contract, from, to, limit ≤ 1000, offset;
  *                                              newest first; fund entries' `text` is the contract
@@ -9,7 +9,7 @@
  *   GET /futures/{settle}/position_close       contract, from, to, side long|short, limit, offset
  *   GET /futures/{settle}/liquidates           the user's liquidations (contract, limit, at)
  *   GET /futures/{settle}/auto_deleverages     the user's auto-deleveraged closes (contract, from, to, limit, offset)
- *   GET /futures/{settle}/liq_orders           public: every liquidation order (contract, from, to, limit)
+ * (The public liquidation list, GET /futures/{settle}/liq_orders, is the public market-data routes'.)
  * Lists read the bounded histories of the futures state, the trade ring and the account book (their retention
  * bounds what they show). Costs: one pass over the history read.
  */
@@ -23,7 +23,7 @@ import type { ApiDeps } from '../deps.js';
 import { type ApiRequest, queryParam } from '../http/api-request.js';
 import type { Router } from '../router.js';
 import { intParam, paginationHeaders, timeParamUs } from './common.js';
-import { accountCur, F, FUTURES, PUBLIC, settleCur, settleMarkets, settleOf, sizeForm } from './futures-common.js';
+import { accountCur, F, FUTURES, settleCur, settleMarkets, settleOf, sizeForm } from './futures-common.js';
 import { parseOrderId } from '../../gate/spot-order-request.js';
 
 const BOOK_TYPES = new Set(['dnw', 'pnl', 'fee', 'refr', 'fund', 'point_dnw', 'point_fee', 'point_refr', 'bonus_offset']);
@@ -186,22 +186,5 @@ export function registerFuturesAccountRoutes(router: Router, deps: ApiDeps): voi
       const rows = ex().futures.adl.filter((a) => a.uid === req.uid && markets.has(a.market) && a.t >= w.from && a.t <= w.to).reverse();
       const form = sizeForm(req);
       reply.json(200, rows.slice(w.offset, w.offset + w.limit).map((a) => renderAdl(ex(), a, form)));
-    } });
-
-  router.add({ method: 'GET', pattern: `${F}/liq_orders`, access: PUBLIC, limit: 'public',
-    handler: (req, reply) => {
-      const cur = settleCur(ex(), req);
-      if (cur < 0) return reply.error(cur);
-      const markets = contractMarkets(req);
-      if (typeof markets === 'number') return reply.error(markets);
-      const w = window(req);
-      if (typeof w === 'number') return reply.error(w);
-      const rows = ex().futures.liquidations.filter((l) => markets.has(l.market) && l.t >= w.from && l.t <= w.to).reverse();
-      const form = sizeForm(req);
-      reply.json(200, rows.slice(w.offset, w.offset + w.limit).map((l) => {
-        const o = renderLiquidation(ex(), l, form);
-        return { time: o.time, contract: o.contract, size: o.size, order_size: o.size, order_price: o.order_price,
-          fill_price: o.fill_price, left: o.left };
-      }));
     } });
 }

@@ -18,7 +18,6 @@ import { parseOrderId } from '../../gate/spot-order-request.js';
 import { isRetired } from './order-view.js';
 
 export const FUTURES = { kind: 'private', group: 'futures' } as const;
-export const PUBLIC = { kind: 'public' } as const;
 
 /** Prefix of every futures route. */
 export const F = '/api/v4/futures/{settle}';
