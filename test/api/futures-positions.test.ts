@@ -196,6 +196,18 @@ describe('bad input on the order routes answers its label and changes nothing', 
     expect(all.body).toHaveLength(8);
   });
 
+  it('a buy at or below an isolated long\'s liquidation price → PRICE_OVER_LIQUIDATION', async () => {
+    const k6: [string, string] = ['k6', 's6'];
+    expect((await place({ contract: 'BTC_USDT', size: -10, price: '50000' }, B)).status).toBe(201);
+    const buy = await place({ contract: 'BTC_USDT', size: 10, price: '50000', tif: 'ioc' }, k6);
+    expect(buy.body.finish_as, JSON.stringify(buy.body)).toBe('filled');
+    const p = await call('GET', '/futures/usdt/positions/BTC_USDT', { key: k6 });
+    expect(p.body).toMatchObject({ size: 10, leverage: '100', margin: '0.5' });
+    const liq = Number(p.body.liq_price);
+    expect(liq).toBeGreaterThan(49_000);
+    await expectRejected(sim, () => place({ contract: 'BTC_USDT', size: 1, price: '49000' }, k6), 400, 'PRICE_OVER_LIQUIDATION');
+  });
+
   it('unknown orders, settle and queries', async () => {
     await expectRejected(sim, () => call('GET', '/futures/usdt/orders/123456789'), 404, 'ORDER_NOT_FOUND');
     await expectRejected(sim, () => call('GET', '/futures/usdt/orders/t-none'), 404, 'ORDER_NOT_FOUND');
