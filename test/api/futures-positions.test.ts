@@ -132,6 +132,8 @@ describe('futures positions', () => {
     expect((await place({ contract: 'BTC_USDT', size: 3, price: '0', tif: 'ioc' })).body.finish_as).toBe('filled');
     const legs = await call('GET', '/futures/usdt/dual_comp/positions/BTC_USDT');
     expect(legs.body.map((p) => [p.mode, p.size])).toEqual([['dual_long', 3], ['dual_short', 0]]);
+    const listed = await call('GET', '/futures/usdt/positions');
+    expect(listed.body.map((p) => [p.contract, p.mode, p.size])).toEqual([['BTC_USDT', 'dual_long', 3], ['BTC_USDT', 'dual_short', 0]]);
     const m = await call('POST', '/futures/usdt/dual_comp/positions/BTC_USDT/margin', { query: 'change=1&dual_side=dual_long' });
     expect(m.status, JSON.stringify(m.body)).toBe(200);
     expect(m.body[0]!.margin).not.toBe(legs.body[0]!.margin);
@@ -144,6 +146,7 @@ describe('futures positions', () => {
     expect(auto.body).toMatchObject({ auto_size: 'close_long', is_close: true, finish_as: 'filled', size: -3 });
     const back = await post('/dual_mode', 'dual_mode=false');
     expect(back.body.in_dual_mode).toBe(false);
+    expect((await call('GET', '/futures/usdt/positions')).body.map((p) => p.mode)).toEqual(['single']);
   });
 });
 

@@ -1,6 +1,7 @@
 /**
  * Perpetual-futures position routes (permission group `futures`); settings travel in the query, as on Gate:
- *   GET  /futures/{settle}/positions                        holding=true (non-empty only), limit ≤ 1000, offset
+ *   GET  /futures/{settle}/positions                        holding=true (non-empty only), limit ≤ 1000, offset; the
+ *                                                            positions of the current mode (single, or both dual legs)
  *   GET  /futures/{settle}/positions/{contract}             single mode (POSITION_DUAL_MODE in dual mode)
  *   POST /futures/{settle}/positions/{contract}/margin      change= (signed decimal; isolated only)
  *   POST /futures/{settle}/positions/{contract}/leverage    leverage= (0 = cross), cross_leverage_limit=
@@ -80,8 +81,10 @@ export function registerFuturesPositionRoutes(router: Router, deps: ApiDeps): vo
       for (const v of [limit, offset]) if (v < 0) return reply.error(v);
       const S = ex().futures;
       const P = S.positions;
+      // The positions of the account's current mode: single rows, or both legs in dual mode.
+      const dual = S.isDual(req.uid, cur);
       const rows = P.rowsOf(req.uid).filter((r) => S.settleCur[S.contractOf(P.market[r]!)] === cur
-        && (holding !== 'true' || P.size[r] !== 0));
+        && (P.slot[r] !== PositionSlot.Single) === dual && (holding !== 'true' || P.size[r] !== 0));
       const form = sizeForm(req);
       reply.json(200, rows.slice(offset, offset + limit).map((r) => renderPosition(ex(), r, form)), paginationHeaders(limit, offset, rows.length));
     } });
