@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../src/main.js';
 import { type Call, expectRejected, FUTURES_CONFIG, futuresCaller, type J, setMark } from './futures-helpers.js';
+import { signedFetch } from './http-helpers.js';
 
 let sim: Simulator;
 let call: Call;
@@ -61,6 +62,8 @@ describe('POST/GET/PUT/DELETE /futures/{settle}/orders', () => {
     expect(r.body).toMatchObject({ size: '-3', left: '-3', iceberg: '0' });
     const again = await call('GET', `/futures/usdt/orders/${String(r.body.id)}`);
     expect(again.body.size).toBe(-3);
+    const svc = await signedFetch(sim.server.port, { path: `/api/v4/futures/usdt/orders/${String(r.body.id)}`, headers: { 'X-Svc-Size-Decimal': '1' } });
+    expect((svc.body as J).size).toBe('-3');
     await call('DELETE', `/futures/usdt/orders/${String(r.body.id)}`);
   });
 
