@@ -222,5 +222,9 @@ describe('bad input on the order routes answers its label and changes nothing', 
     await expectRejected(sim, () => call('GET', '/futures/usdt/positions', { query: 'holding=maybe' }), 400, 'INVALID_PARAM_VALUE');
     await expectRejected(sim, () => call('POST', '/futures/usdt/dual_mode', { query: 'dual_mode=1' }), 400, 'INVALID_PARAM_VALUE');
     await expectRejected(sim, () => call('POST', '/futures/usdt/positions/BTC_USDT/margin'), 400, 'MISSING_REQUIRED_PARAM');
+    const ro: [string, string] = ['ro', 'ros'];
+    await expectRejected(sim, () => place({ contract: 'BTC_USDT', size: 1, price: '50000' }, ro), 403, 'READ_ONLY');
+    expect((await call('GET', '/futures/usdt/accounts', { key: ro })).body.total).toBe('300'); // 10003, funded above
+    expect((await call('GET', '/futures/usdt/accounts', { key: ['sub1', 'ss1'] })).body.total).toBe('25'); // the sub-account
   });
 });
