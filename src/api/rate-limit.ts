@@ -19,7 +19,8 @@
  * Cost: one Map lookup per key; the map is cleared when it passes `maxKeys` (a flood of distinct IPs
  * cannot grow it without bound).
  */
-export type LimitClass = 'public' | 'spot-place' | 'spot-cancel' | 'spot' | 'wallet' | 'private' | 'wallet-funds' | 'sub-accounts' | 'unified-loans';
+export type LimitClass = 'public' | 'spot-place' | 'spot-cancel' | 'spot' | 'wallet' | 'private' | 'wallet-funds' | 'sub-accounts' | 'unified-loans'
+  | 'futures-place' | 'futures-cancel' | 'futures';
 
 const RULES: Readonly<Record<LimitClass, { limit: number; windowMs: number }>> = {
   public: { limit: 200, windowMs: 10_000 },
@@ -31,6 +32,10 @@ const RULES: Readonly<Record<LimitClass, { limit: number; windowMs: number }>> =
   'wallet-funds': { limit: 80, windowMs: 10_000 },
   'sub-accounts': { limit: 80, windowMs: 10_000 },
   'unified-loans': { limit: 15, windowMs: 10_000 },
+  // Gate's perpetual-futures limits: 100 places / s, 200 cancels / s, 200 other private requests / 10 s.
+  'futures-place': { limit: 100, windowMs: 1_000 },
+  'futures-cancel': { limit: 200, windowMs: 1_000 },
+  futures: { limit: 200, windowMs: 10_000 },
 };
 
 export interface RateLimitOptions {

@@ -59,6 +59,7 @@ import { registerMarginUniRoutes } from './routes/margin-uni.js';
 import { registerFuturesPublicRoutes } from './routes/futures-public.js';
 import { registerDeliveryPublicRoutes } from './routes/delivery-public.js';
 import { registerOptionsPublicRoutes } from './routes/options-public.js';
+import { registerFuturesRoutes } from './routes/futures-routes.js';
 
 export interface ServerOptions {
   readonly gateway: ExchangeGateway;
@@ -119,6 +120,7 @@ function readHeaders(req: HttpRequest): RequestHeaders {
     forwardedFor: req.getHeader('x-forwarded-for'),
     exptime: req.getHeader('x-gate-exptime'),
     simToken: req.getHeader('x-sim-token'),
+    sizeDecimal: req.getHeader('x-gate-size-decimal') || req.getHeader('x-svc-size-decimal'),
   };
 }
 
@@ -203,6 +205,7 @@ export function createHttpHandler(options: ServerOptions): HttpHandler {
   registerFuturesPublicRoutes(router, deps);
   registerDeliveryPublicRoutes(router, deps);
   registerOptionsPublicRoutes(router, deps);
+  registerFuturesRoutes(router, deps);
   registerSimRoutes(router, deps);
   registerSimFuturesRoutes(router, deps);
   for (const extra of options.extraRoutes ?? []) extra(router, deps);

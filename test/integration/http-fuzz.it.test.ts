@@ -3,23 +3,29 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Prng } from '../../src/core/prng.js';
 import type { Simulator } from '../../src/main.js';
-import { gateSign, startTestSimulator } from '../api/http-helpers.js';
+import { startSimulator } from '../../src/main.js';
+import { FUTURES_CONFIG } from '../api/futures-helpers.js';
+import { gateSign } from '../api/http-helpers.js';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261121);
 const REQUESTS = 400;
 const BUDGET_MS = 20_000;
 
 let sim: Simulator;
-beforeAll(async () => { sim = await startTestSimulator(); });
+// The futures test config: the spot pairs and keys of TEST_CONFIG plus perpetual contracts (usdt, btc) and funded
+// futures accounts, so the /futures/{settle}/… routes are reached with real contracts and sizes.
+beforeAll(async () => { sim = await startSimulator(FUTURES_CONFIG, { host: '127.0.0.1', port: 0 }); });
 afterAll(async () => { await sim.close(); });
 
 const KEYS = ['currency_pair', 'side', 'amount', 'price', 'type', 'time_in_force', 'text', 'account', 'iceberg', 'stp_act',
   'action_mode', 'id', 'order_id', 'timeout', 'uid', 'currency', 'balances', 'perms', 'advance_ms', 'set_ms', 'limit', 'page',
-  'status', 'from', 'to', 'with_id', 'interval', 'currency_pairs', 'amend_text', 'chain', '__proto__', 'constructor'];
+  'status', 'from', 'to', 'with_id', 'interval', 'currency_pairs', 'amend_text', 'chain', '__proto__', 'constructor',
+  'contract', 'size', 'tif', 'close', 'reduce_only', 'auto_size', 'change', 'leverage', 'cross_leverage_limit', 'risk_limit',
+  'dual_mode', 'dual_side', 'holding', 'offset', 'last_id', 'settle', 'exclude_reduce_only', 'role', 'order', 'contracts'];
 const VALUES: unknown[] = ['BTC_USDT', 'ETH_USDT', 'NOPE', '', 'buy', 'sell', 'limit', 'market', 'gtc', 'ioc', 'poc', 'fok',
   '0.01', '60000', '-1', '1e5', '0', '0.0000001', 'NaN', 't-fuzz', 't-' + 'x'.repeat(40), 'spot', 'margin', 'unified', 'ACK',
   'open', 'finished', 'true', 0, -1, 1.5, 3, 1e21, 2 ** 53, null, true, false, [], {}, ['BTC_USDT'], { spot: { USDT: 'x' } },
-  '\u0000', '%', '💥'];
+  '\u0000', '%', '💥', 'usdt', 'btc', 'BTC_USD', 'close_long', 'close_short', 'dual_long', 10, -10, '-10', '5', '2000000', 'bid'];
 
 function pick<T>(r: Prng, xs: readonly T[]): T {
   return xs[r.nextU32() % xs.length]!;
@@ -71,11 +77,11 @@ describe('HTTP fuzz', () => {
     for (; sent < REQUESTS && Date.now() - started < BUDGET_MS; sent++) {
       const route = pick(r, routes);
       const method = r.nextU32() % 8 === 0 ? pick(r, ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']) : route.method;
-      const path = route.pattern.replace(/\{[a-z_]+\}/g, () => encodeURIComponent(String(pick(r, ['1', 't-fuzz', '999999999', 'BTC_USDT', 'x', '%', '7', 'USDT']))));
+      const path = route.pattern.replace(/\{[a-z_]+\}/g, () => encodeURIComponent(String(pick(r, ['1', 't-fuzz', '999999999', 'BTC_USDT', 'x', '%', '7', 'USDT', 'usdt', 'btc', 'BTC_USD']))));
       const query = randomQuery(r);
       const body = method === 'GET' ? '' : method === 'DELETE' ? (r.nextU32() % 6 === 0 ? randomBody(r) : '') : randomBody(r);
       const ts = r.nextU32() % 10 === 0 ? pick(r, ['0', 'abc', '1e10', '-5']) : String(Math.floor(Date.now() / 1000));
-      const [key, secret] = pick(r, [['k1', 's1'], ['k2', 's2'], ['ro', 'ros'], ['nobody', 'x'], ['k1', 'wrong']]);
+      const [key, secret] = pick(r, [['k1', 's1'], ['k2', 's2'], ['k3', 's3'], ['ro', 'ros'], ['nobody', 'x'], ['k1', 'wrong']]);
       const headers: Record<string, string> = { KEY: key, Timestamp: ts, SIGN: gateSign(secret, method, path, decodeURIComponent(query.replace(/%zz=%/, '')), body, ts) };
       if (body !== '') headers['Content-Type'] = pick(r, ['application/json', 'application/json', 'text/plain', '']);
       if (r.nextU32() % 5 === 0) headers['X-Gate-Exptime'] = pick(r, ['1', 'x', String(Date.now() + 60_000)]);
@@ -88,7 +94,8 @@ describe('HTTP fuzz', () => {
       const where = `${method} ${path}?${query} body=${JSON.stringify(body).slice(0, 200)} → ${res.status} ${text.slice(0, 200)}`;
       expect(res.status, where).toBeLessThan(500);
       if (res.status >= 400) {
-        expect((JSON.parse(text) as { label: string }).label, where).toMatch(/^[A-Z_]+$/);
+        // Gate's own RISK_LIMIT_TOO_lOW has a lower-case l.
+        expect((JSON.parse(text) as { label: string }).label, where).toMatch(/^[A-Z_]+$|^RISK_LIMIT_TOO_lOW$/);
         expect(await stateHash(port), where).toBe(before);
       }
     }

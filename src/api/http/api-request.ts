@@ -16,6 +16,8 @@ export interface RequestHeaders {
   readonly forwardedFor: string;
   readonly exptime: string;
   readonly simToken: string;
+  /** X-Gate-Size-Decimal, else X-Svc-Size-Decimal: "1" asks futures answers to write sizes as strings. */
+  readonly sizeDecimal: string;
 }
 
 export interface ApiRequest {

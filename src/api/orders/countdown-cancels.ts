@@ -20,7 +20,8 @@
  *
  * Costs: a check is O(1) until the earliest deadline, then one pass over the armed timers.
  */
-import { spotMarketIndexes } from '../../core/exchange/exchange.js';
+import { type Exchange, spotMarketIndexes } from '../../core/exchange/exchange.js';
+import { AccountKind } from '../../core/ledger/account-kinds.js';
 import { ResultCode } from '../../core/result-code.js';
 import type { GroupEntry } from '../../engine/gateway.js';
 import { putRecords, putRecordsCommand, recordRows } from '../../engine/records.js';
@@ -41,11 +42,28 @@ export interface CountdownRecord {
 /** How often armed timers are checked against the clock. */
 const CHECK_MS = 250;
 
-const keyOf = (uid: number, pair: string): string => `${COUNTDOWN_PREFIX}${uid}/${pair === '' ? 'all' : pair}`;
 const noop = (): void => undefined;
+
+/**
+ * Where a family of timers lives: its record prefix and the markets a timer's `currency_pair` names (the
+ * futures countdowns, routes/futures-batch.ts, use their own prefix and name settle / contract scopes).
+ */
+export interface CountdownScope {
+  readonly prefix: string;
+  readonly marketsOf: (ex: Exchange, pair: string) => number[];
+  /** The account kind whose orders it cancels. */
+  readonly kind: number;
+}
+
+const SPOT_SCOPE: CountdownScope = {
+  prefix: COUNTDOWN_PREFIX,
+  marketsOf: (ex, pair) => (pair === '' ? spotMarketIndexes(ex) : [ex.marketIndex(pair)]),
+  kind: AccountKind.Spot,
+};
 
 export class CountdownCancels {
   readonly #deps: ApiDeps;
+  readonly #scope: CountdownScope;
   readonly #armed = new Map<string, CountdownRecord>();
   /** Commands in flight per timer key. */
   readonly #busy = new Map<string, number>();
@@ -57,9 +75,10 @@ export class CountdownCancels {
   readonly #timer: NodeJS.Timeout;
 
   /** Re-arms every timer the records hold; a timer already past runs out at once. */
-  constructor(deps: ApiDeps) {
+  constructor(deps: ApiDeps, scope: CountdownScope = SPOT_SCOPE) {
     this.#deps = deps;
-    for (const r of recordRows(deps.gateway.exchange, COUNTDOWN_PREFIX)) this.#project(r.key, r.value as CountdownRecord | null);
+    this.#scope = scope;
+    for (const r of recordRows(deps.gateway.exchange, scope.prefix)) this.#project(r.key, r.value as CountdownRecord | null);
     this.#timer = setInterval(() => this.#poll(), CHECK_MS);
     this.#timer.unref();
     this.#poll();
@@ -71,7 +90,7 @@ export class CountdownCancels {
    * disarmed), or the gateway's refusal.
    */
   set(uid: number, pair: string, timeoutS: number, done: (code: ResultCode, triggerTimeMs: number) => void): void {
-    const key = keyOf(uid, pair);
+    const key = this.#keyOf(uid, pair);
     if (timeoutS === 0 && !this.#armed.has(key) && !this.#busy.has(key)) return done(ResultCode.Ok, 0);
     const value: CountdownRecord | null = timeoutS === 0 ? null
       : { user: uid, currency_pair: pair, deadline_us: this.#deps.gateway.clock.nowUs() + timeoutS * 1_000_000 };
@@ -110,8 +129,8 @@ export class CountdownCancels {
   /** One journal group: the cancels of the timer's orders, then the removal of its record. */
   #runOut(key: string, t: CountdownRecord): void {
     const ex = this.#deps.gateway.exchange;
-    const markets = t.currency_pair === '' ? spotMarketIndexes(ex) : [ex.marketIndex(t.currency_pair)];
-    const group: GroupEntry[] = cancelAllCommands(ex, t.user, markets, 0).map((c) => [c, noop] as const);
+    const markets = this.#scope.marketsOf(ex, t.currency_pair);
+    const group: GroupEntry[] = cancelAllCommands(ex, t.user, markets, 0, this.#scope.kind).map((c) => [c, noop] as const);
     this.#enter(key);
     this.#firing++;
     group.push([putRecordsCommand({ [key]: null }), () => {
@@ -119,6 +138,10 @@ export class CountdownCancels {
       if (--this.#firing === 0) for (const w of this.#waiters.splice(0)) w();
     }]);
     this.#deps.gateway.submitGroup(group);
+  }
+
+  #keyOf(uid: number, pair: string): string {
+    return `${this.#scope.prefix}${uid}/${pair === '' ? 'all' : pair}`;
   }
 
   #enter(key: string): void {

@@ -1,23 +1,16 @@
 /**
  * Gate's sub-account balance shapes (seed 2.10) from ledger balances (isolated and cross margin with their loans
- * and risk, core/margin/). Without futures positions, every figure that would come from them is "0": a futures
- * account's total is its balance (available + locked), all of it from transfers (`history.dnw`).
+ * and risk, core/margin/); futures accounts with their positions' figures at the marks (core/futures/account-figures.ts).
  * @allocates (read routes)
  */
+import { renderFuturesAccount } from '../../gate/futures-position-shapes.js';
 import type { Exchange } from '../../core/exchange/exchange.js';
 import { AccountKind } from '../../core/ledger/account-kinds.js';
-import { addAmount } from '../../core/ledger/amount.js';
 import { crossAccountOf } from '../../core/margin/cross-margin.js';
 import { marginAccountOf } from '../../core/margin/margin-account.js';
 import { type MarginFigures, riskE8 } from '../../core/margin/margin-risk.js';
 import { PPM, USD_SCALE } from '../../core/unified/unified-params.js';
 import { formatScaled, marginRate, usdOf } from '../../core/unified/valuation.js';
-
-/** available + locked of one account's balance, exactly. */
-function total(ex: Exchange, uid: number, kind: number, sub: number, currency: string): string {
-  const v = ex.ledger.balance(uid, kind, sub, currency)!;
-  return ex.ledger.format(currency, addAmount(v.available, v.locked));
-}
 
 /**
  * Gate's figures of a margin or cross-margin account that owes nothing: `risk` (and an isolated account's
@@ -60,24 +53,8 @@ export function marginAccounts(ex: Exchange, uid: number): Record<string, unknow
 export const futuresSettles = (ex: Exchange, uid: number): number[] =>
   ex.currencies.map((_c, i) => i).filter((i) => ex.ledger.balances(uid, AccountKind.Futures, i).length > 0);
 
-/** Gate's FuturesAccount of `uid` settled in currency index `settle` (zeros without activity). */
-export function futuresAccount(ex: Exchange, uid: number, settle: number): Record<string, unknown> {
-  const currency = ex.currencies[settle]!;
-  const b = ex.ledger.balanceText(uid, AccountKind.Futures, settle, currency)!;
-  const t = total(ex, uid, AccountKind.Futures, settle, currency);
-  return {
-    total: t, unrealised_pnl: '0', position_margin: '0', order_margin: '0', available: b.available, point: '0',
-    currency, in_dual_mode: false, enable_credit: false, position_initial_margin: '0', maintenance_margin: '0',
-    bonus: '0', enable_evolved_classic: false, cross_order_margin: '0', cross_initial_margin: '0',
-    cross_maintenance_margin: '0', cross_unrealised_pnl: '0', cross_available: b.available, cross_margin_balance: t,
-    cross_mmr: '0', cross_imr: '0', isolated_position_margin: '0', enable_new_dual_mode: false, margin_mode: 0,
-    enable_tiered_mm: false, enable_dual_plus: false, position_mode: 'single',
-    history: {
-      dnw: t, pnl: '0', fee: '0', refr: '0', fund: '0', point_dnw: '0', point_fee: '0', point_refr: '0',
-      bonus_dnw: '0', bonus_offset: '0', cross_settle: '0',
-    },
-  };
-}
+/** Gate's FuturesAccount of `uid` settled in currency index `settle`, with its live figures (gate/futures-position-shapes.ts). */
+export const futuresAccount = (ex: Exchange, uid: number, settle: number): Record<string, unknown> => renderFuturesAccount(ex, uid, settle);
 
 /** USD (USD_SCALE) as a decimal string of at most 8 decimals, cut toward zero. */
 const usd = (v: bigint): string => formatScaled(v, USD_SCALE, 8);

@@ -54,6 +54,11 @@ export interface ExchangeContext {
   readonly lastOrderId: number;
   /** Issues `id` (= lastOrderId + 1) to an order R1 accepted. */
   issueOrderId(id: number): void;
+  /**
+   * Takes back `id` (= lastOrderId), issued to an order that then left no trace (a futures post-only or
+   * fill-or-kill refused in R2): a refusal changes nothing, its id included. Serial products only.
+   */
+  retractOrderId(id: number): void;
 }
 
 /** A product whose commands complete in R1. */

@@ -161,6 +161,11 @@ export class Exchange implements ExchangeContext {
     this.#lastOrderId = id;
   }
 
+  retractOrderId(id: number): void {
+    invariant(id === this.#lastOrderId, 'only the last order id can be taken back');
+    this.#lastOrderId = id - 1;
+  }
+
   /**
    * R1. Returns Ok when a book-bound command must now go to its market's book (or a command that completes in R1
    * is done), else the rejection (nothing changed). `pessimistic`: fills of this market may be in flight.

@@ -509,16 +509,25 @@ export const FUTURES_COMMANDS: CommandProduct = {
     CommandType.FuturesDeleverage],
   apply(ctx, c) {
     if (ctx.futures.contracts.length === 0) return ResultCode.InvalidParam;
-    switch (c.type) {
-      case CommandType.FuturesSetLeverage: return setLeverage(ctx, c);
-      case CommandType.FuturesUpdateMargin: return updateMargin(ctx, c);
-      case CommandType.FuturesSetRiskLimit: return setRiskLimit(ctx, c);
-      case CommandType.FuturesSetDualMode: return setDualMode(ctx, c);
-      case CommandType.FuturesSetPrices: return setPrices(ctx, c);
-      case CommandType.FuturesFunding: return funding(ctx, c);
-      case CommandType.FuturesLiquidate: return liquidate(ctx, c);
-      case CommandType.FuturesDeleverage: return deleverage(ctx, c);
-      default: return ResultCode.InvalidParam;
-    }
+    // A rejected command leaves no trace: position rows it created before its checks are dropped.
+    const rows = ctx.futures.positions.count;
+    const code = applyCommand(ctx, c);
+    if (code !== ResultCode.Ok) ctx.futures.positions.truncate(rows);
+    return code;
   },
 };
+
+/** One futures command (FUTURES_COMMANDS.apply without the clean-up). */
+function applyCommand(ctx: ExchangeContext, c: Command): ResultCode {
+  switch (c.type) {
+    case CommandType.FuturesSetLeverage: return setLeverage(ctx, c);
+    case CommandType.FuturesUpdateMargin: return updateMargin(ctx, c);
+    case CommandType.FuturesSetRiskLimit: return setRiskLimit(ctx, c);
+    case CommandType.FuturesSetDualMode: return setDualMode(ctx, c);
+    case CommandType.FuturesSetPrices: return setPrices(ctx, c);
+    case CommandType.FuturesFunding: return funding(ctx, c);
+    case CommandType.FuturesLiquidate: return liquidate(ctx, c);
+    case CommandType.FuturesDeleverage: return deleverage(ctx, c);
+    default: return ResultCode.InvalidParam;
+  }
+}

@@ -123,16 +123,23 @@ export class FuturesOrders implements BookProduct {
   readonly name = 'futures';
   readonly serial = true;
 
+  /** Position rows before the command in flight (serial: one at a time); a rejection drops rows it created. */
+  #rowsBefore = 0;
+
   pre(ctx: ExchangeContext, c: Command): ResultCode {
     const ci = ctx.futures.contractOf(c.market);
     if (ci < 0) return ResultCode.ContractNotFound;
+    this.#rowsBefore = ctx.futures.positions.count;
+    let code: ResultCode;
     switch (c.type) {
-      case CommandType.PlaceOrder: return this.#prePlace(ctx, c, ci);
-      case CommandType.AmendOrder: return this.#preAmend(ctx, c, ci);
-      case CommandType.CancelOrder: return goneCode(ctx, c);
-      case CommandType.CancelAll: return ResultCode.Ok;
-      default: return ResultCode.InvalidParam;
+      case CommandType.PlaceOrder: code = this.#prePlace(ctx, c, ci); break;
+      case CommandType.AmendOrder: code = this.#preAmend(ctx, c, ci); break;
+      case CommandType.CancelOrder: code = goneCode(ctx, c); break;
+      case CommandType.CancelAll: code = ResultCode.Ok; break;
+      default: code = ResultCode.InvalidParam;
     }
+    if (code !== ResultCode.Ok) ctx.futures.positions.truncate(this.#rowsBefore);
+    return code;
   }
 
   post(ctx: ExchangeContext, c: Command, code: ResultCode, ev: BookEvents): ResultCode {
@@ -396,6 +403,8 @@ export class FuturesOrders implements BookProduct {
       addOpen(ctx, rowOfOrder(ctx, ci, r), O.side[r]!, -O.left[r]!, -1);
       L.closeHold(c.orderId);
       O.discard(r);
+      if (c.orderId === ctx.lastOrderId) ctx.retractOrderId(c.orderId);
+      ctx.futures.positions.truncate(this.#rowsBefore);
     } else if (c.type === CommandType.AmendOrder && typeof c.reserved === 'bigint') {
       const now = L.held(c.orderId);
       if (now >= 0n && now !== c.reserved) {

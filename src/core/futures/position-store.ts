@@ -104,6 +104,19 @@ export class PositionStore {
     return r;
   }
 
+  /**
+   * Forgets the rows from `n` on: rows a rejected command created (R1 creates a position row before its checks)
+   * and left untouched, so that the rejection changes nothing. Only the newest rows can go.
+   */
+  truncate(n: number): void {
+    while (this.#count > n) {
+      const r = --this.#count;
+      this.#index.remove(this.#key[r]!);
+      this.basis.pop(); this.riskLimit.pop(); this.pnlPnl.pop(); this.pnlFee.pop(); this.pnlFund.pop();
+      this.historyPnl.pop(); this.lastClosePnl.pop();
+    }
+  }
+
   /** Marks a change of row `r` at `time`. */
   touch(r: number, time: number): void {
     this.updateTime[r] = time;
