@@ -1,15 +1,12 @@
 // Unchanged clients against the private futures routes: gate-api's FuturesApi (which sends X-Gate-Size-Decimal: 1
 // and so reads sizes as strings) and ccxt's gate class in swap mode (integer sizes).
-//
-// ccxt's loadMarkets reads GET /futures/{settle}/contracts, served by the public futures routes. Where this
-// branch does not serve it yet (404), the test hands ccxt the contracts list itself, built from the simulator's
-// config (clientContracts below): the private calls under test are unchanged either way.
+// ccxt runs with `defaultType: 'swap'` and otherwise its default options: its loadMarkets reads every market
+// list (spot, the futures contracts of both settles, delivery and options).
 import * as GateApi from 'gate-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../src/main.js';
 import { ccxtGate, type CcxtGate, gateApiClient, rejection } from '../support/clients.js';
-import { FUTURES_CONFIG, INVERSE, LINEAR, setMark } from './futures-helpers.js';
-import { plainFetch } from './http-helpers.js';
+import { FUTURES_CONFIG, setMark } from './futures-helpers.js';
 
 let sim: Simulator;
 let port: number;
@@ -22,23 +19,8 @@ beforeAll(async () => {
 });
 afterAll(async () => { await sim.close(); });
 
-/** Gate Contract objects as ccxt's parseContractMarket reads them, from the test config. */
-function clientContracts(settle: string): Record<string, unknown>[] {
-  return [LINEAR, INVERSE].filter((c) => c.settle === settle).map((c) => ({
-    name: c.name, type: c.settle === 'usdt' ? 'direct' : 'inverse', quanto_multiplier: c.quanto_multiplier ?? '0',
-    leverage_min: c.leverage_min, leverage_max: c.leverage_max, order_price_round: c.order_price_round,
-    mark_price_round: c.mark_price_round, order_size_min: c.order_size_min, order_size_max: c.order_size_max,
-    order_price_deviate: '0.5', mark_price: '50000', maker_fee_rate: c.maker_fee_rate, taker_fee_rate: c.taker_fee_rate,
-    maintenance_rate: c.maintenance_rate, in_delisting: false, status: 'trading',
-  }));
-}
-
 async function swapClient(key: string, secret: string): Promise<CcxtGate> {
-  const gate = ccxtGate(port, key, secret, { defaultType: 'swap', fetchMarkets: { types: ['swap'] } });
-  if ((await plainFetch(port, '/api/v4/futures/usdt/contracts')).status === 404) {
-    (gate as unknown as { publicFuturesGetSettleContracts: (r: { settle: string }) => Promise<unknown> })
-      .publicFuturesGetSettleContracts = (r) => Promise.resolve(clientContracts(r.settle));
-  }
+  const gate = ccxtGate(port, key, secret, { defaultType: 'swap' });
   await gate.loadMarkets();
   return gate;
 }

@@ -35,7 +35,8 @@ export const FUTURES_CONFIG: SimulatorConfig = {
     { uid: 10006, keys: [{ key: 'k6', secret: 's6', perms: 'all' }], balances: { futures: { USDT: '50' } } },
     { uid: 20001, main_uid: 10001, keys: [{ key: 'sub1', secret: 'ss1' }], balances: { spot: { USDT: '100' } } },
   ],
-  futures: { contracts: [LINEAR, INVERSE], insurance: { USDT: '100000', BTC: '10' } },
+  // The price clock, funding and liquidator services are off: these tests set prices themselves.
+  futures: { contracts: [LINEAR, INVERSE], insurance: { USDT: '100000', BTC: '10' }, clock: { enabled: false } },
 };
 
 export type J = Record<string, unknown>;

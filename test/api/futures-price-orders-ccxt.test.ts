@@ -1,6 +1,6 @@
 // Unchanged ccxt `gate` on futures trigger orders: createOrder with stopLossPrice / takeProfitPrice on a swap,
-// fetchOpenOrders / fetchClosedOrders and cancelOrder with {stop: true}. The swap market is given to ccxt
-// directly (setMarkets), so the test needs only the price_orders routes.
+// fetchOpenOrders / fetchClosedOrders and cancelOrder with {stop: true}; ccxt loads its markets as it does by
+// default (defaultType swap).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Simulator } from '../../src/main.js';
 import { ccxtGate } from '../support/clients.js';
@@ -17,20 +17,15 @@ afterAll(async () => { await sim.close(); });
 
 const SYMBOL = 'BTC/USDT:USDT';
 
-function client(): ReturnType<typeof ccxtGate> {
+async function client(): Promise<ReturnType<typeof ccxtGate>> {
   const g = ccxtGate(sim.server.port, 'k1', 's1', { defaultType: 'swap' });
-  g.setMarkets([{
-    id: 'BTC_USDT', symbol: SYMBOL, base: 'BTC', quote: 'USDT', settle: 'USDT', baseId: 'BTC', quoteId: 'USDT', settleId: 'usdt',
-    type: 'swap', spot: false, margin: false, swap: true, future: false, option: false, contract: true, linear: true, inverse: false,
-    active: true, contractSize: 0.0001, precision: { amount: 1, price: 0.1 }, limits: { amount: { min: 1 }, price: {}, cost: {}, leverage: {} },
-    info: {},
-  }]);
+  await g.loadMarkets();
   return g;
 }
 
 describe('ccxt gate: futures trigger orders', () => {
   it('creates a stop-loss and a take-profit, lists them, cancels one', async () => {
-    const g = client();
+    const g = await client();
     const sl = await g.createOrder(SYMBOL, 'limit', 'sell', 2, 58000, { stopLossPrice: 59000 });
     const tp = await g.createOrder(SYMBOL, 'market', 'sell', 1, undefined, { takeProfitPrice: 65000, reduceOnly: true });
     const open = await g.fetchOpenOrders(SYMBOL, undefined, undefined, { stop: true });

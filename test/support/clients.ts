@@ -17,12 +17,15 @@ export function restUrls(port: number): { public: Record<string, string>; privat
   return { public: Object.fromEntries(PUBLIC_GROUPS.map((k) => [k, base])), private: Object.fromEntries(PRIVATE_GROUPS.map((k) => [k, base])) };
 }
 
-/** ccxt's gate class with every REST group at `http://127.0.0.1:port/api/v4`; `options` merge into ccxt's. */
+/**
+ * ccxt's gate class with every REST group at `http://127.0.0.1:port/api/v4`; `options` merge into ccxt's (its
+ * defaults otherwise: loadMarkets reads spot, the swap contracts of usdt and btc, delivery and options).
+ */
 export function ccxtGate(port: number, apiKey: string, secret: string, options: Record<string, unknown> = {}): CcxtGate {
   return new ccxt.gate({
     apiKey, secret, enableRateLimit: false, timeout: 5000,
     urls: { api: restUrls(port) },
-    options: { fetchMarkets: { types: ['spot'] }, ...options },
+    options,
   });
 }
 
