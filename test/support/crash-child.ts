@@ -72,8 +72,10 @@ function threadedDriver(journal: JournalWriter): Driver {
       return take();
     },
     async checkpoint() {
-      const hash = await engine.stateHash();
-      return { seq: engine.sequencer.lastSeq, hash, completed: take() };
+      // The hash at a quiet point and the seq it covers: a command stamped but waiting to retry (BalanceNotEnough
+      // behind commands in flight) is in sequencer.lastSeq and not yet in the state, so lastSeq is not that seq.
+      const { hash, seq } = await engine.stateAt();
+      return { seq, hash, completed: take() };
     },
     flush: () => engine.sequencer.flush(),
     close: () => engine.close(),
