@@ -1,5 +1,5 @@
 // A simulator with perpetual contracts for the public futures tests, and a way to apply engine commands
-// (prices, orders) directly through its gateway — the private order routes belong to another module.
+// (prices, orders) directly through its gateway, so that these tests read the public routes only.
 import { Command, CommandType } from '../../src/core/command.js';
 import type { ContractConfig } from '../../src/core/futures/contract.js';
 import { AccountKind } from '../../src/core/ledger/account-kinds.js';

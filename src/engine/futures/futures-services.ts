@@ -18,7 +18,7 @@
  * A wall-clock timer (`checkMs`) gives the due checks a chance to run; under a simulated clock nothing is due
  * until the clock moves, and `ready()` (POST /sim/clock waits on it) runs what the move made due.
  *
- * API for the control plane (futures-ops): setIndexPrice / setMarkPrice / setFundingRate overrides (ticks or
+ * API for the control plane (/sim/futures, sim-futures-control.ts): setIndexPrice / setMarkPrice / setFundingRate overrides (ticks or
  * 10^-8; null clears), runNow(), ready(), stats; `futuresServicesOf(exchange)` finds the running services.
  */
 import { type Clock } from '../../core/clock.js';
