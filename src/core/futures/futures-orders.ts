@@ -284,7 +284,10 @@ export class FuturesOrders implements BookProduct {
     }
     const opening = system ? 0 : openingLots(ctx, row, c.side, c.amount, reduceOnly, dual);
     if (opening > 0) {
-      const checked = this.#openingChecks(ctx, ci, row, c.side, opening, c.amount - opening, price);
+      // A market order is judged at the mark, as Gate does: its slippage bound only caps how far it may fill
+      // (judged there, a high-leverage market order would always look liquidatable at once).
+      const mark = S.mark[ci]!;
+      const checked = this.#openingChecks(ctx, ci, row, c.side, opening, c.amount - opening, market && mark > 0 ? mark : price);
       if (checked !== ResultCode.Ok) return checked;
     }
     const candidate = ctx.lastOrderId + 1;
