@@ -14,7 +14,7 @@
 import type { Exchange } from '../core/exchange/exchange.js';
 import { orderFlagsOf } from '../core/exchange/order-store.js';
 import { crossFigures, positionFigures } from '../core/futures/account-figures.js';
-import { adlQueue } from '../core/futures/futures-commands.js';
+import { adlQueue } from '../core/futures/futures-liquidation.js';
 import { FuturesFlag } from '../core/futures/futures-orders.js';
 import { formatSigned, ratioText } from '../core/futures/futures-math.js';
 import type { AdlRow, CloseRow, LiquidationRow } from '../core/futures/futures-state.js';

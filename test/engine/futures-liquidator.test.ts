@@ -2,7 +2,7 @@
 // maintenance margin is liquidated (isolated and cross), the liquidator closes through the book when it can and
 // auto-deleverages the rest; passes are bounded; the state invariants hold throughout.
 import { describe, expect, it } from 'vitest';
-import { isLiquidatable } from '../../src/core/futures/futures-commands.js';
+import { isLiquidatable } from '../../src/core/futures/futures-liquidation.js';
 import { assertFuturesInvariants } from '../../src/core/futures/futures-setup.js';
 import { INSURANCE_UID } from '../../src/core/ledger/futures-funds.js';
 import { ResultCode } from '../../src/core/result-code.js';

@@ -19,7 +19,7 @@
  * Bad input answers its label and changes nothing. What runs the switches is a FuturesControl
  * (sim-futures-control.ts): the futures services when they run, the core commands otherwise.
  */
-import { isLiquidatable } from '../../core/futures/futures-commands.js';
+import { isLiquidatable } from '../../core/futures/futures-liquidation.js';
 import { formatSigned, parseSignedUnits, RATE_SCALE } from '../../core/futures/futures-math.js';
 import { ResultCode } from '../../core/result-code.js';
 import { parseUnits } from '../../core/units.js';

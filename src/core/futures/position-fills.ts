@@ -1,6 +1,6 @@
 /**
  * What a fill does to one position: the one place that changes a position's size, basis and margin, used by
- * order fills (futures-orders.ts), the liquidator's takeover and auto-deleveraging (futures-commands.ts).
+ * order fills (futures-orders.ts), the liquidator's takeover and auto-deleveraging (futures-liquidation.ts).
  *
  * A fill of k contracts at price p for the side that buys (`buy`) or sells, on a position of size n, basis B
  * and margin Mg (its ledger hold), with fee rate `rate`:

@@ -21,7 +21,7 @@
  */
 import { Command, CommandType } from '../../core/command.js';
 import type { Exchange } from '../../core/exchange/exchange.js';
-import { isLiquidatable } from '../../core/futures/futures-commands.js';
+import { isLiquidatable } from '../../core/futures/futures-liquidation.js';
 import { FuturesFlag } from '../../core/futures/futures-orders.js';
 import { PositionSlot } from '../../core/futures/position-store.js';
 import { AccountKind } from '../../core/ledger/account-kinds.js';

@@ -4,7 +4,7 @@
 // (cancel the owner's orders, take the position over, trade it out, auto-deleverage what is left). Targets
 // (orders to amend or cancel, positions to liquidate) are read from the driver's own exchange, so the stream is
 // a function of the seed and the state; the driver's `sent` keeps it for other runners.
-import { isLiquidatable } from '../../../src/core/futures/futures-commands.js';
+import { isLiquidatable } from '../../../src/core/futures/futures-liquidation.js';
 import { FuturesFlag } from '../../../src/core/futures/futures-orders.js';
 import { PositionSlot } from '../../../src/core/futures/position-store.js';
 import { INSURANCE_UID } from '../../../src/core/ledger/futures-funds.js';
