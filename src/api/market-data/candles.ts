@@ -57,13 +57,13 @@ export class CandleStore {
    * from and to: every bucket from from's to to's (limit, if given, only validated);
    * from only: `limit` buckets from from's when limit is given, else up to now's;
    * to only, or neither: the last `limit` (default 100) buckets up to to's (default now's).
-   * Rejections: unknown interval, limit outside 1..1000, malformed times, from > to, a range over 1000
-   * buckets — InvalidParam.
+   * Rejections: unknown interval, limit outside 1..max, malformed times, from > to, a range over `max`
+   * buckets — InvalidParam. Spot: interval 30m by default, max 1000; futures: 5m and 2000 (futures-candles.ts).
    */
-  static range(q: QueryParams, nowUs: number): Answer<CandleRange> {
-    const interval = intervalIndex(q.interval ?? '30m');
+  static range(q: QueryParams, nowUs: number, defaultInterval = '30m', max = MAX_CANDLES): Answer<CandleRange> {
+    const interval = intervalIndex(q.interval ?? defaultInterval);
     if (interval < 0) return reject(ResultCode.InvalidParam);
-    const limit = intParam(q, 'limit', 0, 1, MAX_CANDLES);
+    const limit = intParam(q, 'limit', 0, 1, max);
     const from = secondsParamUs(q, 'from', -1);
     const to = secondsParamUs(q, 'to', -1);
     if (limit < 0 || (q.from !== undefined && q.from !== '' && from < 0) || (q.to !== undefined && q.to !== '' && to < 0)) {
@@ -80,7 +80,7 @@ export class CandleStore {
       kTo = to >= 0 ? bucketOf(interval, to / 1e6) : nowK;
       kFrom = kTo - (limit > 0 ? limit : DEFAULT_POINTS) + 1;
     }
-    if (kTo - kFrom + 1 > MAX_CANDLES) return reject(ResultCode.InvalidParam);
+    if (kTo - kFrom + 1 > max) return reject(ResultCode.InvalidParam);
     return answer({ interval, kFrom, kTo: Math.min(kTo, nowK) });
   }
 

@@ -17,15 +17,14 @@
  * Memory: contracts × 3 kinds × 12 intervals × capacity × 7 float64 (capacity 1024: ~2 MB per contract).
  * Costs: a fill or sample O(intervals), no allocation; a query O(rows + log capacity), allocates its rows.
  */
-import { ResultCode } from '../../core/result-code.js';
 import { formatUnits } from '../../core/units.js';
 import { CandleSeries } from './candle-series.js';
-import { bucketOf, bucketStart, INTERVAL_NAMES, intervalIndex } from './intervals.js';
-import { type Answer, answer, formatSum, intParam, type QueryParams, reject, secondsParamUs } from './query.js';
+import { type CandleRange, CandleStore } from './candles.js';
+import { bucketOf, bucketStart, INTERVAL_NAMES } from './intervals.js';
+import { type Answer, answer, formatSum, type QueryParams } from './query.js';
 
 /** Gate's futures limit: at most this many candles per query. */
 export const MAX_FUTURES_CANDLES = 2000;
-const DEFAULT_POINTS = 100;
 
 export const CandleKind = { Trade: 0, Mark: 1, Index: 2 } as const;
 export type CandleKind = (typeof CandleKind)[keyof typeof CandleKind];
@@ -37,7 +36,6 @@ export interface GateFuturesCandle { t: number; v?: string; c: string; h: string
 /** How a contract's numbers print: price ticks at priceScale, turnover at sumScale. */
 export interface CandleScales { readonly priceScale: number; readonly sumScale: number }
 
-interface Range { readonly interval: number; readonly kFrom: number; readonly kTo: number }
 
 export class FuturesCandles {
   readonly #scales: readonly CandleScales[];
@@ -63,11 +61,11 @@ export class FuturesCandles {
 
   /** GET /futures/{settle}/candlesticks for a contract and kind (query as received). @allocates */
   query(contract: number, kind: CandleKind, q: QueryParams, nowUs: number): Answer<GateFuturesCandle[]> {
-    const r = range(q, nowUs);
+    const r = CandleStore.range(q, nowUs, '5m', MAX_FUTURES_CANDLES);
     return r.ok ? answer(this.#rows(contract, kind, r.value, nowUs)) : r;
   }
 
-  #rows(contract: number, kind: CandleKind, r: Range, nowUs: number): GateFuturesCandle[] {
+  #rows(contract: number, kind: CandleKind, r: CandleRange, nowUs: number): GateFuturesCandle[] {
     const s = this.series(contract, kind, r.interval);
     const sc = this.#scales[contract]!;
     const price = (t: number): string => formatUnits(t, sc.priceScale);
@@ -98,27 +96,3 @@ export class FuturesCandles {
   }
 }
 
-/** The bucket range a query asks for (see the module header). */
-function range(q: QueryParams, nowUs: number): Answer<Range> {
-  const interval = intervalIndex(q.interval ?? '5m');
-  if (interval < 0) return reject(ResultCode.InvalidParam);
-  const limit = intParam(q, 'limit', 0, 1, MAX_FUTURES_CANDLES);
-  const from = secondsParamUs(q, 'from', -1);
-  const to = secondsParamUs(q, 'to', -1);
-  if (limit < 0 || (q.from !== undefined && q.from !== '' && from < 0) || (q.to !== undefined && q.to !== '' && to < 0)) {
-    return reject(ResultCode.InvalidParam);
-  }
-  const nowK = bucketOf(interval, nowUs / 1e6);
-  let kFrom: number;
-  let kTo: number;
-  if (from >= 0) {
-    if (to >= 0 && from > to) return reject(ResultCode.InvalidParam);
-    kFrom = bucketOf(interval, from / 1e6);
-    kTo = to >= 0 ? bucketOf(interval, to / 1e6) : limit > 0 ? kFrom + limit - 1 : nowK;
-  } else {
-    kTo = to >= 0 ? bucketOf(interval, to / 1e6) : nowK;
-    kFrom = kTo - (limit > 0 ? limit : DEFAULT_POINTS) + 1;
-  }
-  if (kTo - kFrom + 1 > MAX_FUTURES_CANDLES) return reject(ResultCode.InvalidParam);
-  return answer({ interval, kFrom, kTo: Math.min(kTo, nowK) });
-}
