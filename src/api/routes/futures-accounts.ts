@@ -162,29 +162,22 @@ export function registerFuturesAccountRoutes(router: Router, deps: ApiDeps): voi
         paginationHeaders(w.limit, w.offset, rows.length));
     } });
 
-  router.add({ method: 'GET', pattern: `${F}/liquidates`, access: FUTURES, limit: 'futures',
-    handler: (req, reply) => {
-      const cur = accountCur(ex(), req);
-      if (cur < 0) return reply.error(cur);
-      const markets = contractMarkets(req);
-      if (typeof markets === 'number') return reply.error(markets);
-      const w = window(req);
-      if (typeof w === 'number') return reply.error(w);
-      const rows = ex().futures.liquidations.filter((l) => l.uid === req.uid && markets.has(l.market) && l.t >= w.from && l.t <= w.to).reverse();
-      const form = sizeForm(req);
-      reply.json(200, rows.slice(w.offset, w.offset + w.limit).map((l) => renderLiquidation(ex(), l, form)));
-    } });
-
-  router.add({ method: 'GET', pattern: `${F}/auto_deleverages`, access: FUTURES, limit: 'futures',
-    handler: (req, reply) => {
-      const cur = accountCur(ex(), req);
-      if (cur < 0) return reply.error(cur);
-      const markets = contractMarkets(req);
-      if (typeof markets === 'number') return reply.error(markets);
-      const w = window(req);
-      if (typeof w === 'number') return reply.error(w);
-      const rows = ex().futures.adl.filter((a) => a.uid === req.uid && markets.has(a.market) && a.t >= w.from && a.t <= w.to).reverse();
-      const form = sizeForm(req);
-      reply.json(200, rows.slice(w.offset, w.offset + w.limit).map((a) => renderAdl(ex(), a, form)));
-    } });
+  /** A user's history rows of the settle (contract filter, time window, offset/limit), newest first. */
+  const history = <T extends { readonly uid: number; readonly market: number; readonly t: number }>(path: string,
+    rows: () => readonly T[], render: (row: T, form: ReturnType<typeof sizeForm>) => unknown): void => {
+    router.add({ method: 'GET', pattern: `${F}/${path}`, access: FUTURES, limit: 'futures',
+      handler: (req, reply) => {
+        const cur = accountCur(ex(), req);
+        if (cur < 0) return reply.error(cur);
+        const markets = contractMarkets(req);
+        if (typeof markets === 'number') return reply.error(markets);
+        const w = window(req);
+        if (typeof w === 'number') return reply.error(w);
+        const mine = rows().filter((r) => r.uid === req.uid && markets.has(r.market) && r.t >= w.from && r.t <= w.to).reverse();
+        const form = sizeForm(req);
+        reply.json(200, mine.slice(w.offset, w.offset + w.limit).map((r) => render(r, form)));
+      } });
+  };
+  history('liquidates', () => ex().futures.liquidations, (l, form) => renderLiquidation(ex(), l, form));
+  history('auto_deleverages', () => ex().futures.adl, (a, form) => renderAdl(ex(), a, form));
 }
