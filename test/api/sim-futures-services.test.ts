@@ -8,7 +8,7 @@ import type { ResultCode } from '../../src/core/result-code.js';
 import { futuresServicesOf } from '../../src/engine/futures/futures-services.js';
 import { futuresPlaceCommand } from '../../src/gate/futures-price-order-request.js';
 import type { Simulator } from '../../src/main.js';
-import { plainFetch, startTestSimulator } from './http-helpers.js';
+import { plainFetch, signedFetch, startTestSimulator } from './http-helpers.js';
 import { ALICE, BOB, FUTURES_TEST_CONFIG } from './futures-price-orders-config.js';
 
 let sim: Simulator;
@@ -75,5 +75,13 @@ describe('/sim/futures with the price clock running', () => {
     expect(ex().futures.liquidations.length).toBe(1);
     // Nothing left to do for an explicit pass.
     expect((await post('/sim/futures/liquidate', {})).body).toEqual({ liquidated: [], deleveraged: [] });
+    // The owner reads its liquidation; with no bid to close into, the short was auto-deleveraged and reads that.
+    const liq = await signedFetch(sim.server.port, { path: '/api/v4/futures/usdt/liquidates', query: 'contract=BTC_USDT', key: 'k1', secret: 's1' });
+    expect(liq.status).toBe(200);
+    expect(liq.body).toEqual([expect.objectContaining({ contract: 'BTC_USDT', size: 10, leverage: expect.any(String) as unknown })]);
+    const adl = await signedFetch(sim.server.port, { path: '/api/v4/futures/usdt/auto_deleverages', key: 'k2', secret: 's2' });
+    expect(adl.status).toBe(200);
+    expect(adl.body).toEqual([expect.objectContaining({ contract: 'BTC_USDT', user: BOB, entry_price: '60000', position_size: 0, trade_size: 10 })]);
+    expect((await signedFetch(sim.server.port, { path: '/api/v4/futures/usdt/auto_deleverages', key: 'k1', secret: 's1' })).body).toEqual([]);
   });
 });
