@@ -42,6 +42,14 @@ describe.each([
     const balance = await bot.fetchBalance({ type: 'swap' });
     expect(bot.options['unifiedAccount']).toBe(false); // read from /account/detail's key.mode (1: classic)
     expect(balance['USDT']).toEqual({ free: 100000, used: 0, total: 100000 });
+    // fetchTradingFee on a swap reads /wallet/fee's futures rates (currency_pair = the contract's id): the contract's.
+    expect(await bot.fetchTradingFee(S)).toMatchObject({ symbol: S, maker: -0.0001, taker: 0.00075 });
+    expect(await bot.fetchTradingFee('BTC/USDT')).toMatchObject({ symbol: 'BTC/USDT', maker: 0.001, taker: 0.002 });
+    // Without a pair, `settle` picks the settle currency's first contract (BTC_USD, the default rates).
+    const inverse = (await plainFetch(sim.server.port, '/api/v4/futures/btc/contracts/BTC_USD')).body as J;
+    const btcFee = await bot.privateWalletGetFee({ settle: 'btc' }) as J;
+    expect([btcFee['futures_taker_fee'], btcFee['futures_maker_fee']]).toEqual([inverse['taker_fee_rate'], inverse['maker_fee_rate']]);
+    expect(btcFee['futures_taker_fee']).not.toBe('0');
   });
 
   it('sets isolated and cross leverage, and reads the leverage tiers', async () => {
