@@ -37,7 +37,7 @@ describe.each([
 
   it('loads the markets and reads the futures balance (after /account/detail)', async () => {
     await Promise.all([bot.loadMarkets(), maker.loadMarkets()]);
-    expect(Object.keys(bot.markets).sort()).toEqual(['BTC/USD:BTC', 'BTC/USDT', 'BTC/USDT:USDT', 'ETH/USDT']);
+    expect(Object.keys(bot.markets ?? {}).sort()).toEqual(['BTC/USD:BTC', 'BTC/USDT', 'BTC/USDT:USDT', 'ETH/USDT']);
     expect(bot.market(S)).toMatchObject({ swap: true, linear: true, settle: 'USDT', contractSize: 0.0001, id: 'BTC_USDT' });
     const balance = await bot.fetchBalance({ type: 'swap' });
     expect(bot.options['unifiedAccount']).toBe(false); // read from /account/detail's key.mode (1: classic)
@@ -81,7 +81,7 @@ describe.each([
     const order = await bot.createOrder(S, 'limit', 'buy', 3, 59000);
     expect(order).toMatchObject({ symbol: S, type: 'limit', side: 'buy', amount: 3, price: 59000, status: 'open', remaining: 3,
       filled: 0, timeInForce: 'GTC', postOnly: false, reduceOnly: false, timestamp: START_MS });
-    limitId = order.id;
+    limitId = order.id!;
     const edited = await bot.editOrder(limitId, S, 'limit', 'buy', 5, 59100);
     expect(edited).toMatchObject({ id: limitId, amount: 5, price: 59100, remaining: 5, status: 'open' });
     expect(await bot.fetchOrder(limitId, S)).toMatchObject({ id: limitId, amount: 5, price: 59100, status: 'open', side: 'buy' });
@@ -99,7 +99,7 @@ describe.each([
     await maker.createOrder(S, 'limit', 'buy', 1, 60500);
     await expect(bot.createOrder(S, 'limit', 'sell', 1, 60500, { postOnly: true })).rejects.toThrow(/ORDER_POC_IMMEDIATE/);
     await maker.cancelAllOrders(S);
-    pocId = poc.id;
+    pocId = poc.id!;
     expect(await bot.cancelOrder(pocId, S)).toMatchObject({ id: pocId, status: 'canceled', postOnly: true });
   });
 
@@ -124,8 +124,8 @@ describe.each([
       [stop.id, 'open', 'sell', 1, 55000, 56000, true]]);
     const trigger = (open[0]!.info as { trigger: J }).trigger;
     expect([trigger['rule'], trigger['price_type'], trigger['price']]).toEqual([2, 0, '56000']);
-    expect(await bot.fetchOrder(stop.id, S, { stop: true })).toMatchObject({ id: stop.id, status: 'open', triggerPrice: 56000 });
-    expect(await bot.cancelOrder(stop.id, S, { stop: true })).toMatchObject({ id: stop.id, status: 'canceled' });
+    expect(await bot.fetchOrder(stop.id!, S, { stop: true })).toMatchObject({ id: stop.id, status: 'open', triggerPrice: 56000 });
+    expect(await bot.cancelOrder(stop.id!, S, { stop: true })).toMatchObject({ id: stop.id, status: 'canceled' });
 
     await maker.createOrder(S, 'limit', 'buy', 1, 60000);
     const reduced = await bot.createOrder(S, 'market', 'sell', 1, undefined, { reduceOnly: true });
@@ -202,5 +202,23 @@ describe.each([
     const after = await bot.fetchPositions([S]);
     expect(after.map((p) => [p.symbol, p.contracts, p.side])).toEqual([[S, 0, undefined]]);
     expect((await bot.fetchBalance({ type: 'swap' }))['USDT']!.used).toBe(0);
+  });
+
+  it('fires a stop on the mark price: its market order reduces the position', async () => {
+    await maker.createOrder(S, 'limit', 'sell', 2, 60000);
+    await bot.createOrder(S, 'market', 'buy', 2);
+    const stop = await bot.createOrder(S, 'market', 'sell', 1, undefined, { triggerPrice: 59000, price_type: 1, reduceOnly: true });
+    await maker.createOrder(S, 'limit', 'buy', 1, 59000);
+    await post('/sim/futures/prices', { contract: 'BTC_USDT', mark: '59000' }); // the trigger fires before the answer
+    const fired = await bot.fetchOrder(stop.id!, S, { stop: true });
+    expect(fired).toMatchObject({ id: stop.id, status: 'closed', triggerPrice: 59000, side: 'sell', amount: 1 });
+    const placed = String((fired.info as J)['trade_id']);
+    expect(await bot.fetchOrder(placed, S)).toMatchObject({ id: placed, type: 'market', side: 'sell', status: 'closed', filled: 1,
+      average: 59000, reduceOnly: true });
+    // 1 of 2 contracts sold at 59000 from an entry of 60000: 0.0001 × −1000 = −0.1, and the fee 5.9 × 0.00075 = 0.004425.
+    expect(await bot.fetchPosition(S)).toMatchObject({ contracts: 1, entryPrice: 60000, markPrice: 59000, unrealizedPnl: -0.1,
+      realizedPnl: -0.113425 }) // the opening fee 0.009 too;
+    const last = (await bot.fetchMyTrades(S)).at(-1)!;
+    expect([last.order, last.side, last.price, last.amount, last.fee?.cost]).toEqual([placed, 'sell', 59000, 1, 0.004425]);
   });
 });
