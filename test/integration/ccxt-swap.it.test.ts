@@ -202,6 +202,13 @@ describe.each([
     const after = await bot.fetchPositions([S]);
     expect(after.map((p) => [p.symbol, p.contracts, p.side])).toEqual([[S, 0, undefined]]);
     expect((await bot.fetchBalance({ type: 'swap' }))['USDT']!.used).toBe(0);
+    // The closed position (position_close): fees 0.018 + 0.0045 + 3 × 6 × 0.00075 = 0.036, funding 0.009.
+    const history = await bot.fetchPositionsHistory([S]);
+    expect(history.map((p) => [p.symbol, p.side, p.contracts, p.realizedPnl, p.timestamp, p.lastUpdateTimestamp])).toEqual([
+      [S, 'long', 4, -0.045, START_MS, START_MS + 8 * 3600_000]]);
+    expect((history[0]!.info as J)['pnl_fee']).toBe('-0.036');
+    const rates = await bot.fetchFundingRateHistory(S);
+    expect(rates.map((r) => [r.symbol, r.fundingRate, r.timestamp])).toEqual([[S, 0.0005, START_MS + 8 * 3600_000]]);
   });
 
   it('fires a stop on the mark price: its market order reduces the position', async () => {
