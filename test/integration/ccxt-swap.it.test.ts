@@ -171,6 +171,8 @@ describe.each([
     const candles = await bot.fetchOHLCV(S, '1h', START_MS, 9, { price: 'mark' });
     expect(candles.map((c) => c.slice(0, 5))).toEqual(Array.from({ length: 9 }, (_, i) => [START_MS + i * 3600_000, 60000, 60000, 60000, 60000]));
 
+    // No `since`: ccxt's fetchLedger sends it as `from` in milliseconds, where Gate's account_book takes seconds (a
+    // 13-digit `from` answers INVALID_PARAM_VALUE here); fetchFundingHistory and fetchMyTrades divide it by 1000.
     const ledger = await bot.fetchLedger('USDT', undefined, undefined, swapParams);
     expect(ledger.map((e) => [e.type, e.direction, e.amount, e.after, e.timestamp])).toEqual([
       ['fee', 'out', 0.0045, 99999.9775, START_MS],
