@@ -230,4 +230,28 @@ describe.each([
     const last = (await bot.fetchMyTrades(S)).at(-1)!;
     expect([last.order, last.side, last.price, last.amount, last.fee?.cost]).toEqual([placed, 'sell', 59000, 1, 0.004425]);
   });
+
+  it('funds the BTC-settled inverse perpetual by transfer and trades it', async () => {
+    const I = 'BTC/USD:BTC'; // 1 contract = 1 USD, settled in BTC
+    await post('/sim/futures/prices', { contract: 'BTC_USD', mark: '60000' });
+    expect(await bot.transfer('BTC', 0.5, 'spot', 'swap')).toMatchObject({ currency: 'BTC' }); // settle=BTC: a new account
+    await maker.transfer('BTC', 0.5, 'spot', 'swap');
+    expect((await bot.fetchBalance({ type: 'swap', settle: 'btc' }))['BTC']).toEqual({ free: 0.5, used: 0, total: 0.5 });
+    await maker.createOrder(I, 'limit', 'sell', 600, 60000);
+    const bought = await bot.createOrder(I, 'market', 'buy', 600);
+    expect(bought).toMatchObject({ symbol: I, status: 'closed', filled: 600, average: 60000, cost: 0.01 }); // 600 / 60000 BTC
+    expect(await bot.fetchPosition(I)).toMatchObject({ symbol: I, side: 'long', contracts: 600, contractSize: 1, entryPrice: 60000,
+      notional: 0.01, leverage: 10, collateral: 0.001, realizedPnl: -0.0000075, // the fee 0.01 × 0.00075
+      maintenanceMargin: 0.0001075 }); // tier 2 (risk limit 100 over a step of 50): 0.01 × (2 × 0.005 + 0.00075)
+    // ccxt's quirk: fetchPositions takes the settle from its params, not the symbols (usdt by default), as on Gate.
+    expect(await bot.fetchPositions([I])).toEqual([]);
+    expect((await bot.fetchPositions([I], { settle: 'btc' })).map((p) => [p.symbol, p.contracts])).toEqual([[I, 600]]);
+    const [trade] = await bot.fetchMyTrades(I);
+    expect([trade!.symbol, trade!.amount, trade!.price, trade!.fee?.cost, trade!.fee?.currency]).toEqual([I, 600, 60000, 0.0000075, 'BTC']);
+    await maker.createOrder(I, 'limit', 'buy', 600, 60000);
+    expect(await bot.closePosition(I)).toMatchObject({ status: 'closed', filled: 600, reduceOnly: true });
+    await bot.transfer('BTC', 0.1, 'swap', 'spot');
+    expect((await bot.fetchBalance({ type: 'swap', settle: 'btc' }))['BTC']).toEqual({ free: 0.399985, used: 0, total: 0.399985 });
+    expect((await bot.fetchBalance({ type: 'spot' }))['BTC']!.total).toBe(1.6);
+  });
 });
