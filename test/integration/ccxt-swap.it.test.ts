@@ -231,6 +231,28 @@ describe.each([
     expect([last.order, last.side, last.price, last.amount, last.fee?.cost]).toEqual([placed, 'sell', 59000, 1, 0.004425]);
   });
 
+  it('is liquidated by the running services when the mark falls through its liquidation price', async () => {
+    expect(await bot.fetchPosition(S)).toMatchObject({ contracts: 1, collateral: 0.5, liquidationPrice: 54312.3 });
+    await post('/sim/futures/prices', { contract: 'BTC_USDT', mark: '54000' }); // the liquidations it causes run before the answer
+    const T8 = START_MS + 8 * 3600_000; // the simulated clock now
+    expect(await bot.fetchPosition(S)).toMatchObject({ contracts: 0, markPrice: 54000, collateral: 0 });
+    expect((await bot.fetchMyLiquidations(S)).map((l) => [l.symbol, l.contracts, l.price, l.timestamp])).toEqual([[S, 1, 54312.3, T8]]);
+    // The liquidator took the position over at its bankruptcy price: its 0.6 margin + 0.0001 × (P − 60000) = 0 ⇒ P = 54000 ...
+    const liq = (await bot.fetchClosedOrders(S)).filter((o) => o.clientOrderId === 'liquidation');
+    expect(liq.map((o) => [o.status, o.side, o.filled, o.average, (o.info as J)['finish_as'], (o.info as J)['is_liq']])).toEqual([
+      ['closed', 'sell', 1, 54000, 'liquidated', true]]);
+    const [closedPos] = await bot.fetchPositionsHistory([S]);
+    expect([closedPos!.realizedPnl, (closedPos!.info as J)['text'], (closedPos!.info as J)['pnl_pnl']]).toEqual([-0.713425, 'liquidated', '-0.7']);
+    expect((await bot.fetchBalance({ type: 'swap' }))['USDT']).toMatchObject({ used: 0, total: 100059.241575 });
+    // ... and with no bid in the book, auto-deleveraged it against bob's short at that price. ccxt leaves Gate's
+    // finish_as 'auto_deleveraged' unmapped as the order's status (as it would on Gate).
+    const adl = (await maker.fetchClosedOrders(S)).filter((o) => o.clientOrderId === 'adl');
+    expect(adl.map((o) => [o.status, o.side, o.filled, o.average])).toEqual([['auto_deleveraged', 'buy', 1, 54000]]);
+    expect(await maker.fetchPosition(S)).toMatchObject({ contracts: 0 });
+    const [makerPos] = await maker.fetchPositionsHistory([S]);
+    expect([makerPos!.side, (makerPos!.info as J)['text'], (makerPos!.info as J)['pnl_pnl']]).toEqual(['short', 'adl', '0.7']);
+  });
+
   it('funds the BTC-settled inverse perpetual by transfer and trades it', async () => {
     const I = 'BTC/USD:BTC'; // 1 contract = 1 USD, settled in BTC
     await post('/sim/futures/prices', { contract: 'BTC_USD', mark: '60000' });
