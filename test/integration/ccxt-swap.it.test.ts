@@ -162,6 +162,7 @@ describe.each([
 
   it('lists its trades with fees, the mark candles and the futures ledger', async () => {
     const trades = await bot.fetchMyTrades(S);
+    expect(bot.last_request_url).toMatch(/\/futures\/usdt\/my_trades_timerange\?contract=BTC_USDT/);
     expect(trades.map((t) => [t.symbol, t.side, t.takerOrMaker, t.price, t.amount, t.cost, t.fee?.cost, t.fee?.currency, t.timestamp]))
       .toEqual([[S, 'buy', 'taker', 60000, 4, 24, 0.018, 'USDT', START_MS], [S, 'sell', 'taker', 60000, 1, 6, 0.0045, 'USDT', START_MS]]);
     const makerTrades = await maker.fetchMyTrades(S);
@@ -169,6 +170,7 @@ describe.each([
       ['sell', 'maker', 4, -0.0024], ['buy', 'maker', 1, -0.0006]]);
 
     const candles = await bot.fetchOHLCV(S, '1h', START_MS, 9, { price: 'mark' });
+    expect(bot.last_request_url).toMatch(/contract=mark_BTC_USDT/);
     expect(candles.map((c) => c.slice(0, 5))).toEqual(Array.from({ length: 9 }, (_, i) => [START_MS + i * 3600_000, 60000, 60000, 60000, 60000]));
 
     // No `since`: ccxt's fetchLedger sends it as `from` in milliseconds, where Gate's account_book takes seconds (a
