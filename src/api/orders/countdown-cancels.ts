@@ -42,7 +42,6 @@ export interface CountdownRecord {
 /** How often armed timers are checked against the clock. */
 const CHECK_MS = 250;
 
-const noop = (): void => undefined;
 
 /**
  * Where a family of timers lives: its record prefix and the markets a timer's `currency_pair` names (the
@@ -126,18 +125,24 @@ export class CountdownCancels {
     for (const [key, t] of due) this.#runOut(key, t);
   }
 
-  /** One journal group: the cancels of the timer's orders, then the removal of its record. */
+  /**
+   * One journal group: the cancels of the timer's orders, then the removal of its record. It counts as run out
+   * once every command of the group has answered: on the threaded runner the record's removal (no book
+   * involved) can answer before a cancel that is still at its shard.
+   */
   #runOut(key: string, t: CountdownRecord): void {
     const ex = this.#deps.gateway.exchange;
     const markets = this.#scope.marketsOf(ex, t.currency_pair);
-    const group: GroupEntry[] = cancelAllCommands(ex, t.user, markets, 0, this.#scope.kind).map((c) => [c, noop] as const);
-    this.#enter(key);
-    this.#firing++;
-    group.push([putRecordsCommand({ [key]: null }), () => {
+    const commands = [...cancelAllCommands(ex, t.user, markets, 0, this.#scope.kind), putRecordsCommand({ [key]: null })];
+    let left = commands.length;
+    const answered = (): void => {
+      if (--left > 0) return;
       this.#leave(key);
       if (--this.#firing === 0) for (const w of this.#waiters.splice(0)) w();
-    }]);
-    this.#deps.gateway.submitGroup(group);
+    };
+    this.#enter(key);
+    this.#firing++;
+    this.#deps.gateway.submitGroup(commands.map((c): GroupEntry => [c, answered]));
   }
 
   #keyOf(uid: number, pair: string): string {
