@@ -21,6 +21,7 @@ import { renderAdl, renderFuturesAccount, renderLiquidation, renderPositionClose
 import { futuresBookType, rateText, renderFuturesBookEntry, renderFuturesTrade, type TradeRole } from '../../gate/futures-shapes.js';
 import type { ApiDeps } from '../deps.js';
 import { type ApiRequest, queryParam } from '../http/api-request.js';
+import type { Reply } from '../http/reply.js';
 import type { Router } from '../router.js';
 import { intParam, paginationHeaders, timeParamUs } from './common.js';
 import { accountCur, F, FUTURES, settleCur, settleMarkets, settleOf, sizeForm } from './futures-common.js';
@@ -105,14 +106,22 @@ export function registerFuturesAccountRoutes(router: Router, deps: ApiDeps): voi
     return out;
   };
 
+  /** The settle's account, the contract filter and the window of a list request; undefined once an error was answered. */
+  const listScope = (req: ApiRequest, reply: Reply): { markets: Set<number>; w: Exclude<ReturnType<typeof window>, number> } | undefined => {
+    const cur = accountCur(ex(), req);
+    if (cur < 0) { reply.error(cur); return undefined; }
+    const markets = contractMarkets(req);
+    if (typeof markets === 'number') { reply.error(markets); return undefined; }
+    const w = window(req);
+    if (typeof w === 'number') { reply.error(w); return undefined; }
+    return { markets, w };
+  };
+
   router.add({ method: 'GET', pattern: `${F}/my_trades`, access: FUTURES, limit: 'futures',
     handler: (req, reply) => {
-      const cur = accountCur(ex(), req);
-      if (cur < 0) return reply.error(cur);
-      const markets = contractMarkets(req);
-      if (typeof markets === 'number') return reply.error(markets);
-      const w = window(req);
-      if (typeof w === 'number') return reply.error(w);
+      const scope = listScope(req, reply);
+      if (scope === undefined) return;
+      const { markets, w } = scope;
       const orderText = queryParam(req, 'order');
       const order = orderText === undefined || orderText === '' ? 0 : parseOrderId(orderText);
       const lastText = queryParam(req, 'last_id');
@@ -130,12 +139,9 @@ export function registerFuturesAccountRoutes(router: Router, deps: ApiDeps): voi
 
   router.add({ method: 'GET', pattern: `${F}/my_trades_timerange`, access: FUTURES, limit: 'futures',
     handler: (req, reply) => {
-      const cur = accountCur(ex(), req);
-      if (cur < 0) return reply.error(cur);
-      const markets = contractMarkets(req);
-      if (typeof markets === 'number') return reply.error(markets);
-      const w = window(req);
-      if (typeof w === 'number') return reply.error(w);
+      const scope = listScope(req, reply);
+      if (scope === undefined) return;
+      const { markets, w } = scope;
       const role = queryParam(req, 'role');
       if (role !== undefined && role !== '' && role !== 'taker' && role !== 'maker') return reply.error(ResultCode.InvalidParam, 'role must be taker or maker');
       const T = ex().trades;
@@ -147,12 +153,9 @@ export function registerFuturesAccountRoutes(router: Router, deps: ApiDeps): voi
 
   router.add({ method: 'GET', pattern: `${F}/position_close`, access: FUTURES, limit: 'futures',
     handler: (req, reply) => {
-      const cur = accountCur(ex(), req);
-      if (cur < 0) return reply.error(cur);
-      const markets = contractMarkets(req);
-      if (typeof markets === 'number') return reply.error(markets);
-      const w = window(req);
-      if (typeof w === 'number') return reply.error(w);
+      const scope = listScope(req, reply);
+      if (scope === undefined) return;
+      const { markets, w } = scope;
       const side = queryParam(req, 'side');
       if (side !== undefined && side !== '' && side !== 'long' && side !== 'short') return reply.error(ResultCode.InvalidParam, 'side must be long or short');
       const rows = ex().futures.closes.filter((c) => c.uid === req.uid && markets.has(c.market) && c.t >= w.from && c.t <= w.to
@@ -167,12 +170,9 @@ export function registerFuturesAccountRoutes(router: Router, deps: ApiDeps): voi
     rows: () => readonly T[], render: (row: T, form: ReturnType<typeof sizeForm>) => unknown): void => {
     router.add({ method: 'GET', pattern: `${F}/${path}`, access: FUTURES, limit: 'futures',
       handler: (req, reply) => {
-        const cur = accountCur(ex(), req);
-        if (cur < 0) return reply.error(cur);
-        const markets = contractMarkets(req);
-        if (typeof markets === 'number') return reply.error(markets);
-        const w = window(req);
-        if (typeof w === 'number') return reply.error(w);
+        const scope = listScope(req, reply);
+        if (scope === undefined) return;
+        const { markets, w } = scope;
         const mine = rows().filter((r) => r.uid === req.uid && markets.has(r.market) && r.t >= w.from && r.t <= w.to).reverse();
         const form = sizeForm(req);
         reply.json(200, mine.slice(w.offset, w.offset + w.limit).map((r) => render(r, form)));
