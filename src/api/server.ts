@@ -22,7 +22,7 @@ import { type ApiDeps, makeDeps } from './deps.js';
 import { type ApiRequest, isJsonContentType, type RequestHeaders } from './http/api-request.js';
 import { Reply } from './http/reply.js';
 import { wallMicros } from './http/wall-time.js';
-import { RateLimiter, type RateLimitOptions } from './rate-limit.js';
+import { type LimitClass, RateLimiter, type RateLimitOptions } from './rate-limit.js';
 import { type Route, Router } from './router.js';
 import { registerAccountRoutes } from './routes/account.js';
 import { registerSimRoutes } from './routes/sim.js';
@@ -126,6 +126,9 @@ function readHeaders(req: HttpRequest): RequestHeaders {
 
 const normalizeIp = (ip: string): string => (ip.startsWith('::ffff:') ? ip.slice(7) : ip);
 
+/** Classes counted per UID in total (every route of the class shares one window), not per endpoint (seed 8.1). */
+const PER_UID: ReadonlySet<LimitClass> = new Set<LimitClass>(['spot-cancel', 'futures-place', 'futures-cancel']);
+
 /**
  * Counts the request under its route's rate class (see rate-limit.ts) and sets the answer's rate-limit headers
  * (for a placement naming several pairs, the tightest pair's); false when over the limit.
@@ -133,7 +136,7 @@ const normalizeIp = (ip: string): string => (ip.startsWith('::ffff:') ? ip.slice
 function withinRate(limiter: RateLimiter, route: Route, req: ApiRequest, who: string, nowMs: number, reply: Reply): boolean {
   const f = limiter.last;
   if (route.limit !== 'spot-place') {
-    const ok = limiter.take(route.limit, route.limit === 'spot-cancel' ? who : `${who}|${route.method} ${route.pattern}`, nowMs);
+    const ok = limiter.take(route.limit, PER_UID.has(route.limit) ? who : `${who}|${route.method} ${route.pattern}`, nowMs);
     reply.rateLimit(f.limit, f.remain, f.resetMs);
     return ok;
   }

@@ -66,7 +66,7 @@ export function registerFuturesPriceOrderRoutes(router: Router, deps: ApiDeps): 
     return ex().futures.contracts[ci]?.settle === settle ? o : undefined;
   };
 
-  router.add({ method: 'POST', pattern: BASE, access: FUTURES, limit: 'private',
+  router.add({ method: 'POST', pattern: BASE, access: FUTURES, limit: 'futures',
     handler: (req, reply) => {
       const settle = settleOf(req, reply);
       if (settle === undefined) return;
@@ -85,7 +85,7 @@ export function registerFuturesPriceOrderRoutes(router: Router, deps: ApiDeps): 
       });
     } });
 
-  router.add({ method: 'GET', pattern: BASE, access: FUTURES, limit: 'private',
+  router.add({ method: 'GET', pattern: BASE, access: FUTURES, limit: 'futures',
     handler: whenSettled((req, reply) => {
       const settle = settleOf(req, reply);
       if (settle === undefined) return;
@@ -102,7 +102,7 @@ export function registerFuturesPriceOrderRoutes(router: Router, deps: ApiDeps): 
       reply.json(200, all.slice(offset, offset + limit).map((o) => renderFuturesPriceOrder(ex(), o)), paginationHeaders(limit, offset, all.length));
     }) });
 
-  router.add({ method: 'DELETE', pattern: BASE, access: FUTURES, limit: 'private',
+  router.add({ method: 'DELETE', pattern: BASE, access: FUTURES, limit: 'futures-cancel',
     handler: whenSettled((req, reply) => {
       const settle = settleOf(req, reply);
       if (settle === undefined) return;
@@ -116,7 +116,7 @@ export function registerFuturesPriceOrderRoutes(router: Router, deps: ApiDeps): 
       });
     }) });
 
-  router.add({ method: 'GET', pattern: `${BASE}/{order_id}`, access: FUTURES, limit: 'private',
+  router.add({ method: 'GET', pattern: `${BASE}/{order_id}`, access: FUTURES, limit: 'futures',
     handler: whenSettled((req, reply) => {
       const settle = settleOf(req, reply);
       if (settle === undefined) return;
@@ -139,5 +139,5 @@ export function registerFuturesPriceOrderRoutes(router: Router, deps: ApiDeps): 
       reply.json(200, renderFuturesPriceOrder(ex(), cancelled[0] as FuturesPriceOrder));
     });
   });
-  router.add({ method: 'DELETE', pattern: `${BASE}/{order_id}`, access: FUTURES, limit: 'private', handler: cancelOne });
+  router.add({ method: 'DELETE', pattern: `${BASE}/{order_id}`, access: FUTURES, limit: 'futures-cancel', handler: cancelOne });
 }
