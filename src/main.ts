@@ -132,6 +132,7 @@ export async function startSimulator(config: SimulatorConfig, options: StartOpti
     authWindowS: config.auth_window_s,
     rateLimits: typeof rl === 'object' ? { enabled: rl.enabled ?? true, scale: rl.scale } : { enabled: rl ?? true },
     bodyLimit: config.body_limit, trustProxy: config.trust_proxy, cancelledOrderRetentionS: config.cancelled_order_retention_s,
+    vipLevels: new Map((config.users ?? []).flatMap((u) => (u.vip_level === undefined ? [] : [[u.uid, u.vip_level] as const]))),
     apiKeys: { limit: config.api_key_limit, delayMs: config.api_key_change_delay_ms },
     adminToken: options.adminToken ?? config.admin_token,
     stpGroups: config.stp_groups, extraRoutes: [spotMarketDataRoutes(feed), ...(options.extraRoutes ?? [])],

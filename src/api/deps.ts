@@ -8,6 +8,7 @@ import type { StpGroupDefinition } from '../core/exchange/exchange-definition.js
 import type { ExchangeGateway } from '../engine/gateway.js';
 import type { KeyStore } from './auth/key-store.js';
 import type { WalletSim } from '../sim/chains/wallet-sim.js';
+import type { FillRatio } from './fill-ratio.js';
 import type { PriceTriggers } from './price-orders/price-triggers.js';
 import type { KeyAdmin } from './sub-accounts/key-admin.js';
 
@@ -30,6 +31,8 @@ export interface ApiDeps {
    * ORDER_NOT_FOUND and finished lists skip it afterwards (routes/order-view.ts isRetired). Gate: about 60 s.
    */
   readonly orderRetentionUs: number;
+  /** Futures fill-ratio tiers (seed 8.2): per-user counters and the placement limit of VIP 14+ users. */
+  readonly fillRatio: FillRatio;
   /** A command object the routes fill and submit (the gateway copies it, so one suffices). */
   readonly cmd: Command;
   /** Disposers run by `close()` (timers of routes). */

@@ -8,6 +8,10 @@
  *   wallet-funds      per UID and endpoint       80 / 10 s  (transfers, sub-account transfers and balances)
  *   sub-accounts      per UID and endpoint       80 / 10 s  (every /sub_accounts route)
  *   unified-loans     per UID and endpoint       15 / 10 s  (POST /unified/loans)
+ *   futures-place     per UID                    100 / 1 s  (perpetual create, batch create, amend; fill-ratio tiers
+ *                                                            raise it for VIP 14+: fill-ratio.ts)
+ *   futures-cancel    per UID                    200 / 1 s  (perpetual single, batch, all and price-order cancels)
+ *   futures           per UID and endpoint       200 / 10 s (every other private /futures/{settle} route)
  *   private           per UID and endpoint       150 / 10 s (every other private group)
  *
  * `scale` multiplies every limit (tests, load generation); a disabled limiter admits everything.
@@ -68,8 +72,11 @@ export class RateLimiter {
     return this.#enabled;
   }
 
-  /** Counts one request of class `cls` under `key`; false when it is over the limit (nothing counted then). */
-  take(cls: LimitClass, key: string, nowMs: number): boolean {
+  /**
+   * Counts one request of class `cls` under `key`; false when it is over the limit (nothing counted then).
+   * `baseLimit` replaces the class's limit (before `scale`): the fill-ratio tier of a placement (fill-ratio.ts).
+   */
+  take(cls: LimitClass, key: string, nowMs: number, baseLimit?: number): boolean {
     if (!this.#enabled) return true;
     const rule = RULES[cls];
     const id = `${cls}|${key}`;
@@ -79,7 +86,7 @@ export class RateLimiter {
       w = { start: nowMs, count: 0 };
       this.#windows.set(id, w);
     }
-    const limit = Math.max(1, Math.floor(rule.limit * this.#scale));
+    const limit = Math.max(1, Math.floor((baseLimit ?? rule.limit) * this.#scale));
     const last = this.last;
     last.limit = limit;
     if (w.count >= limit) {

@@ -22,6 +22,7 @@ import { type ApiDeps, makeDeps } from './deps.js';
 import { type ApiRequest, isJsonContentType, type RequestHeaders } from './http/api-request.js';
 import { Reply } from './http/reply.js';
 import { wallMicros } from './http/wall-time.js';
+import { FillRatio } from './fill-ratio.js';
 import { type LimitClass, RateLimiter, type RateLimitOptions } from './rate-limit.js';
 import { type Route, Router } from './router.js';
 import { registerAccountRoutes } from './routes/account.js';
@@ -86,6 +87,8 @@ export interface ServerOptions {
   readonly cancelledOrderRetentionS?: number | undefined;
   /** The chain simulation (default: every currency on one instant chain named after it). */
   readonly wallet?: WalletSim | undefined;
+  /** VIP level per main-account uid (config `users[].vip_level`; absent: 0): fill-ratio tiers at 14+ (fill-ratio.ts). */
+  readonly vipLevels?: ReadonlyMap<number, number> | undefined;
   /** Extra route groups (e.g. market data) registered after the built-in ones. */
   readonly extraRoutes?: readonly ((router: Router, deps: ApiDeps) => void)[] | undefined;
   /** WebSocket endpoints (e.g. ws/ws-server.ts at /ws/v4/), registered on the app before the HTTP catch-all. */
@@ -133,11 +136,15 @@ const PER_UID: ReadonlySet<LimitClass> = new Set<LimitClass>(['spot-cancel', 'fu
  * Counts the request under its route's rate class (see rate-limit.ts) and sets the answer's rate-limit headers
  * (for a placement naming several pairs, the tightest pair's); false when over the limit.
  */
-function withinRate(limiter: RateLimiter, route: Route, req: ApiRequest, who: string, nowMs: number, reply: Reply): boolean {
+function withinRate(limiter: RateLimiter, route: Route, req: ApiRequest, who: string, nowMs: number, reply: Reply, fill: FillRatio): boolean {
   const f = limiter.last;
-  if (route.limit !== 'spot-place') {
-    const ok = limiter.take(route.limit, PER_UID.has(route.limit) ? who : `${who}|${route.method} ${route.pattern}`, nowMs);
+  const cls = route.limit;
+  if (cls !== 'spot-place') {
+    // Perpetual placement: the user's fill-ratio tier sets the limit (100 r/s where the scheme does not apply).
+    const base = cls === 'futures-place' && fill.enabled ? fill.placeLimit(req.uid) : undefined;
+    const ok = limiter.take(cls, PER_UID.has(cls) ? who : `${who}|${route.method} ${route.pattern}`, nowMs, base);
     reply.rateLimit(f.limit, f.remain, f.resetMs);
+    if (ok && fill.enabled && (cls === 'futures-place' || cls === 'futures-cancel')) fill.countRequest(req.uid);
     return ok;
   }
   let ok = true;
@@ -176,6 +183,11 @@ export function createHttpHandler(options: ServerOptions): HttpHandler {
     wallet: options.wallet ?? new WalletSim(options.gateway, options.gateway.clock, resolveChains(options.gateway.exchange.definition.currencies, undefined)),
     priceTriggers: new PriceTriggers(options.gateway),
     orderRetentionUs: (options.cancelledOrderRetentionS ?? DEFAULT_ORDER_RETENTION_S) * 1_000_000,
+    fillRatio: new FillRatio({
+      exchange: options.gateway.exchange, clock: options.gateway.clock, vipLevels: options.vipLevels ?? new Map(),
+      mainOf: (uid) => { const m = options.keys.account(uid)?.mainUid ?? 0; return m === 0 ? uid : m; },
+      subsOf: (main) => options.keys.subAccountsOf(main),
+    }),
   });
   deps.onClose.push(() => deps.priceTriggers.close());
   deps.onClose.push(() => deps.keyAdmin.dispose());
@@ -238,7 +250,7 @@ export function createHttpHandler(options: ServerOptions): HttpHandler {
     }
     const nowMs = Math.floor(req.inUs / 1000);
     const who = access.kind === 'private' ? String(req.uid) : req.ip;
-    if (limiter.enabled && !withinRate(limiter, route, req, who, nowMs, reply)) return reply.error(ResultCode.TooManyRequests);
+    if (limiter.enabled && !withinRate(limiter, route, req, who, nowMs, reply, deps.fillRatio)) return reply.error(ResultCode.TooManyRequests);
     try {
       route.handler(req, reply);
     } catch (e) {

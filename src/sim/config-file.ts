@@ -16,8 +16,8 @@
  * Unified account (optional): unified {currencies, initial_margin_rate, maintenance_margin_rate} (docs/unified.md).
  * Perpetual futures (optional): futures {contracts, insurance} (sim/futures-config.ts, docs/futures.md); users'
  * `balances.futures` fund their futures accounts.
- * Users may also carry `main_uid` (a sub-account) and `locked` (frozen: its keys get ACCOUNT_LOCKED or
- * SUB_ACCOUNT_LOCKED).
+ * Users may also carry `main_uid` (a sub-account), `locked` (frozen: its keys get ACCOUNT_LOCKED or
+ * SUB_ACCOUNT_LOCKED) and `vip_level` (0–16, default 0, main accounts only: fill-ratio tiers at 14+, api/fill-ratio.ts).
  */
 import { readFileSync } from 'node:fs';
 import type { MarketConfig } from '../core/exchange/exchange-definition.js';
@@ -73,6 +73,8 @@ export interface SnapshotConfig {
 
 export interface FileUser extends SimUser {
   readonly locked?: boolean | undefined;
+  /** VIP level 0–16 (default 0); a sub-account has its main account's. */
+  readonly vip_level?: number | undefined;
 }
 
 export interface SimulatorConfig extends SimConfig {
@@ -137,9 +139,11 @@ function key(v: unknown, p: string): void {
 }
 
 function user(v: unknown, p: string, currencies: CurrencyRules): void {
-  const o = object(v, p, ['uid', 'main_uid', 'locked', 'keys', 'balances'], ['uid']);
+  const o = object(v, p, ['uid', 'main_uid', 'locked', 'vip_level', 'keys', 'balances'], ['uid']);
   integer(1, 2 ** 31 - 1)(o.uid, `${p}.uid`);
   optional(o, 'main_uid', p, integer(1, 2 ** 31 - 1));
+  optional(o, 'vip_level', p, integer(0, 16));
+  if (o.vip_level !== undefined && o.main_uid !== undefined) fail(`${p}.vip_level`, 'a sub-account has its main account\'s VIP level: set it there');
   optional(o, 'locked', p, bool);
   optional(o, 'keys', p, (ks, kp) => array(ks, kp).forEach((k, i) => key(k, `${kp}[${i}]`)));
   if (o.balances !== undefined) {
