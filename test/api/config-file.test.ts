@@ -28,6 +28,11 @@ describe('config file', () => {
     expect(validateConfig(DEMO_CONFIG).currency_pairs.map((p) => p.id)).toEqual(['BTC_USDT', 'ETH_USDT', 'ETH_BTC']);
   });
 
+  it('accepts a VIP level 0–16 on a main account (fill-ratio tiers at 14+)', () => {
+    const c = validateConfig(withValue(['users', 0, 'vip_level'], 16));
+    expect((c.users![0] as { vip_level?: number }).vip_level).toBe(16);
+  });
+
   it('accepts every engine setting', () => {
     for (const engine of [{ runner: 'inline' }, { runner: 'threaded', shards: 4, journal: '/tmp/x.journal', fsync: 'batch' }, { fsync: 'never' }, { fsync: 50 }]) {
       expect(validateConfig({ ...structuredClone(EXAMPLE), engine }).engine).toEqual(engine);
@@ -45,6 +50,9 @@ describe('config file', () => {
     ['users[0].balances.spot.DOGE', ['users', 0, 'balances', 'spot', 'DOGE'], '1'],
     ['users[0].balances.margin', ['users', 0, 'balances', 'margin'], {}],
     ['users[1].uid', ['users', 1, 'uid'], 10001],
+    ['users[1].vip_level', ['users', 1, 'vip_level'], 17],
+    ['users[1].vip_level', ['users', 1, 'vip_level'], 14.5],
+    ['users[1].vip_level', ['users', 1], { uid: 10002, main_uid: 10001, vip_level: 14 }],
     ['stp_groups[0].users[1]', ['stp_groups', 0, 'users', 1], 999],
     ['market_maker', ['market_maker'], 'yes'],
     ['clock.type', ['clock'], { type: 'moon' }],
