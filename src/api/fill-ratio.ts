@@ -14,7 +14,7 @@
  *
  * Cost: counters per user and UTC day in a ring of 8 days (bounded memory), kept only for users the scheme
  * applies to. A request adds one to today's counter; fills are read from the exchange's trade log
- * incrementally (each trade once) when a counted request or a status query comes. The evaluation (a sum over
+ * incrementally (each trade once) when any user's counted request or a status query comes. The evaluation (a sum over
  * 7 days) runs once per user and day, at its first request of the day. Nothing is journaled: after a restart
  * the request counters start empty (fills are read again from the trade log that the restart brings back).
  */
@@ -123,8 +123,10 @@ export class FillRatio {
 
   /** Counts one placement, cancel or amend request of `uid` on today's counter. */
   countRequest(uid: number): void {
-    if (!this.applies(uid)) return;
+    if (!this.enabled) return;
+    // Any user's request reads the new fills (amortized: each trade once), so few leave the trade ring unread.
     this.#scan();
+    if (!this.applies(uid)) return;
     const u = this.#user(uid);
     const s = u.slot(this.#today());
     if (s >= 0) u.requests[s]! += 1;
