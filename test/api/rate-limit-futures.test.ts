@@ -65,6 +65,36 @@ describe('perpetual rate limits (seed 8.1)', () => {
   });
 });
 
+describe('perpetual rate limits at a small scale', () => {
+  it('refuse the sixth placement or amend of a second across routes and settles, and the eleventh cancel', async () => {
+    const small = await startSimulator({ ...FUTURES_CONFIG, rate_limits: { enabled: true, scale: 0.05 } }, { host: '127.0.0.1', port: 0 });
+    try {
+      const go = (method: string, path: string, body?: unknown) => signedFetch(small.server.port, {
+        method, path: `/api/v4${path}`, body: body === undefined ? '' : JSON.stringify(body), key: 'k2', secret: 's2',
+      });
+      const bad = { contract: 'BTC_USDT', size: 0, price: '50000' };
+      const place = [
+        () => go('POST', '/futures/usdt/orders', bad), () => go('PUT', '/futures/usdt/orders/1', { price: '1' }),
+        () => go('POST', '/futures/btc/orders', { ...bad, contract: 'BTC_USD' }), () => go('POST', '/futures/usdt/batch_orders', [bad]),
+        () => go('PUT', '/futures/btc/orders/2', { price: '1' }), () => go('POST', '/futures/usdt/orders', bad),
+      ];
+      const statuses: number[] = [];
+      for (const p of place) statuses.push((await p()).status);
+      expect(statuses.slice(0, 5)).not.toContain(429);
+      expect(statuses[5]).toBe(429);
+      const cancels: number[] = [];
+      for (let i = 0; i < 11; i++) cancels.push((await go('DELETE', i % 2 === 0 ? '/futures/usdt/orders/1' : '/futures/btc/orders/1')).status);
+      expect(cancels.slice(0, 10)).not.toContain(429);
+      expect(cancels[10]).toBe(429);
+      const last = await go('DELETE', '/futures/usdt/price_orders/1');
+      expect(last.status).toBe(429);
+      expect(figures(last.headers)).toEqual([10, 0]);
+    } finally {
+      await small.close();
+    }
+  });
+});
+
 describe('fill-ratio tiers (seed 8.2)', () => {
   it('follow the previous seven days of the engine clock; a sub-account takes the higher ratio; VIP < 14 keeps 100 r/s', async () => {
     // Day 0: no history, tier 1.
