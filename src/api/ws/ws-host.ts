@@ -84,10 +84,10 @@ let connCounter = 0;
 export interface WsHost {
   readonly nowUs: () => number;
   /** Publishes a push to a topic through the output gate. */
-  publish(topic: string, message: string): void;
-  subscribers(topic: string): number;
+  readonly publish: (topic: string, message: string) => void;
+  readonly subscribers: (topic: string) => number;
   /** Registers a protocol's paths on the app. */
-  serve<T>(protocol: WsProtocol<T>): void;
+  readonly serve: <T>(protocol: WsProtocol<T>) => void;
 }
 
 export function createWsHost(app: TemplatedApp, deps: ApiDeps, options: WsOptions = {}): WsHost {
