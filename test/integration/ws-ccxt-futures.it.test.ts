@@ -1,0 +1,105 @@
+// Unchanged ccxt.pro (gate class) on a USDT perpetual over /v4/ws/fx/usdt: its swap urls override
+// (`urls.api.swap = {usdt, btc}`), watchOrderBook (futures.order_book_update + the REST book with_id) equal to the
+// REST book after trades and cancels, watchTrades and watchTicker, each resolving within a second of subscribing.
+import ccxt from 'ccxt';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Simulator, startSimulator } from '../../src/main.js';
+import { type Call, FUTURES_CONFIG, futuresCaller, type J, setMark } from '../api/futures-helpers.js';
+import { plainFetch } from '../api/http-helpers.js';
+import { restUrls } from '../support/clients.js';
+
+type Pro = InstanceType<typeof ccxt.pro.gate>;
+const S = 'BTC/USDT:USDT';
+const B: [string, string] = ['k2', 's2'];
+
+let sim: Simulator;
+let call: Call;
+let pro: Pro;
+
+beforeAll(async () => {
+  sim = await startSimulator(FUTURES_CONFIG, { host: '127.0.0.1', port: 0 });
+  call = futuresCaller(sim);
+  await setMark(sim, 'BTC_USDT', '50000');
+  await setMark(sim, 'BTC_USD', '50000');
+  const ws = `ws://127.0.0.1:${sim.server.port}`;
+  pro = new ccxt.pro.gate({
+    apiKey: 'k1', secret: 's1', enableRateLimit: false, timeout: 5000,
+    urls: { api: { ...restUrls(sim.server.port), spot: `${ws}/ws/v4/`, swap: { usdt: `${ws}/v4/ws/fx/usdt`, btc: `${ws}/v4/ws/fx/btc` } } },
+    options: { fetchMarkets: { types: ['spot', 'swap'] } },
+  });
+  await pro.loadHttpProxyAgent(); // ccxt needs an HTTP agent for plain ws:// URLs
+  await pro.loadMarkets();
+});
+afterAll(async () => {
+  await pro.close();
+  await sim.close();
+});
+
+const place = async (body: J, key?: [string, string]): Promise<J> => {
+  const r = await call('POST', '/futures/usdt/orders', { body: { contract: 'BTC_USDT', tif: 'gtc', ...body }, key });
+  expect(r.status, JSON.stringify(r.body)).toBe(201);
+  return r.body;
+};
+const cancel = async (id: unknown, key?: [string, string]): Promise<void> => {
+  const r = await call('DELETE', `/futures/usdt/orders/${String(id)}`, { key });
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+};
+const restBook = async (): Promise<{ id: number; bids: number[][]; asks: number[][] }> => {
+  const r = await plainFetch(sim.server.port, '/api/v4/futures/usdt/order_book?contract=BTC_USDT&limit=100&with_id=true');
+  const b = r.body as { id: number; bids: { p: string; s: number }[]; asks: { p: string; s: number }[] };
+  const side = (l: { p: string; s: number }[]): number[][] => l.map((x) => [Number(x.p), x.s]);
+  return { id: b.id, bids: side(b.bids), asks: side(b.asks) };
+};
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+/** `p`, or a rejection after `ms` (so a watch that never resolves fails the test at once). */
+const within = <T>(p: Promise<T>, ms: number): Promise<T> => Promise.race([p,
+  new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`not resolved within ${ms} ms`)), ms))]);
+
+describe('ccxt.pro gate on a perpetual over /v4/ws/fx/usdt', () => {
+  it('watchOrderBook resolves within a second on a quiet market and stays equal to the REST book', async () => {
+    expect(pro.market(S)).toMatchObject({ swap: true, id: 'BTC_USDT' });
+    await place({ size: 3, price: '49500' });
+    const t0 = Date.now();
+    const first = await within(pro.watchOrderBook(S), 1000);
+    expect(Date.now() - t0).toBeLessThan(1000);
+    expect(first.bids[0]).toEqual([49500, 3]);
+    // Trades and cancels, each followed by a push the client applies.
+    const resting: J[] = [];
+    for (let i = 0; i < 6; i++) {
+      resting.push(await place({ size: -(i + 1), price: String(50200 + 100 * i) }, B));
+      resting.push(await place({ size: i + 1, price: String(49800 - 100 * i) }));
+    }
+    await place({ size: 4, price: '50300' }); // takes the best asks
+    await place({ size: -2, price: '49800' }, B); // and a bid
+    await cancel(resting[4]!.id, B);
+    await cancel(resting[7]!.id);
+    const rest = await restBook();
+    // The book watchOrderBook maintains (a further watchOrderBook call would wait for the next change).
+    const book = (): { nonce?: number; bids: number[][]; asks: number[][] } => pro.orderbooks[S] as never;
+    for (let deadline = Date.now() + 3000; book().nonce !== rest.id && Date.now() < deadline;) await sleep(20);
+    expect(book().nonce).toBe(rest.id);
+    expect(book().bids.map(([p, a]) => [p, a])).toEqual(rest.bids);
+    expect(book().asks.map(([p, a]) => [p, a])).toEqual(rest.asks);
+    expect(rest.bids.length * rest.asks.length).toBeGreaterThan(0);
+  });
+
+  it('watchTrades resolves with the trade made within a second of subscribing (size signed by the taker)', async () => {
+    const t0 = Date.now();
+    const p = pro.watchTrades(S);
+    await sleep(100);
+    await place({ size: -2, price: '50050' }, B);
+    await place({ size: 2, price: '50050' });
+    const trades = await within(p, 1000);
+    expect(Date.now() - t0).toBeLessThan(1000);
+    expect(trades[trades.length - 1]).toMatchObject({ symbol: S, side: 'buy', price: 50050, amount: 2 });
+  });
+
+  it('watchTicker resolves within a second with the REST ticker', async () => {
+    const t0 = Date.now();
+    const ticker = await within(pro.watchTicker(S), 1000);
+    expect(Date.now() - t0).toBeLessThan(1000);
+    const rest = (await plainFetch(sim.server.port, '/api/v4/futures/usdt/tickers?contract=BTC_USDT')).body as J[];
+    expect(ticker).toMatchObject({ symbol: S, last: Number(rest[0]!.last) });
+    expect(ticker.last).toBe(50050);
+  });
+});
