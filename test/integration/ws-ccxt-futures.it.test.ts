@@ -3,8 +3,9 @@
 // REST book after trades and cancels, watchTrades and watchTicker, each resolving within a second of subscribing.
 import ccxt from 'ccxt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Prng } from '../../src/core/prng.js';
 import { type Simulator, startSimulator } from '../../src/main.js';
-import { type Call, FUTURES_CONFIG, futuresCaller, type J, setMark } from '../api/futures-helpers.js';
+import { type Call, FUTURES_CONFIG, futuresCaller, INVERSE, type J, LINEAR, setMark } from '../api/futures-helpers.js';
 import { plainFetch } from '../api/http-helpers.js';
 import { restUrls } from '../support/clients.js';
 
@@ -15,23 +16,32 @@ const B: [string, string] = ['k2', 's2'];
 let sim: Simulator;
 let call: Call;
 let pro: Pro;
+const clients: Pro[] = [];
+
+function proClient(port: number): Pro {
+  const ws = `ws://127.0.0.1:${port}`;
+  const c = new ccxt.pro.gate({
+    apiKey: 'k1', secret: 's1', enableRateLimit: false, timeout: 5000,
+    urls: { api: { ...restUrls(port), spot: `${ws}/ws/v4/`, swap: { usdt: `${ws}/v4/ws/fx/usdt`, btc: `${ws}/v4/ws/fx/btc` } } },
+    options: { fetchMarkets: { types: ['spot', 'swap'] } },
+  });
+  clients.push(c);
+  return c;
+}
 
 beforeAll(async () => {
-  sim = await startSimulator(FUTURES_CONFIG, { host: '127.0.0.1', port: 0 });
+  // Room for deep books: 500 open orders per user (the helpers' contract allows 8).
+  const config = { ...FUTURES_CONFIG, futures: { ...FUTURES_CONFIG.futures, contracts: [{ ...LINEAR, orders_limit: 500 }, INVERSE] } };
+  sim = await startSimulator(config, { host: '127.0.0.1', port: 0 });
   call = futuresCaller(sim);
   await setMark(sim, 'BTC_USDT', '50000');
   await setMark(sim, 'BTC_USD', '50000');
-  const ws = `ws://127.0.0.1:${sim.server.port}`;
-  pro = new ccxt.pro.gate({
-    apiKey: 'k1', secret: 's1', enableRateLimit: false, timeout: 5000,
-    urls: { api: { ...restUrls(sim.server.port), spot: `${ws}/ws/v4/`, swap: { usdt: `${ws}/v4/ws/fx/usdt`, btc: `${ws}/v4/ws/fx/btc` } } },
-    options: { fetchMarkets: { types: ['spot', 'swap'] } },
-  });
+  pro = proClient(sim.server.port);
   await pro.loadHttpProxyAgent(); // ccxt needs an HTTP agent for plain ws:// URLs
   await pro.loadMarkets();
 });
 afterAll(async () => {
-  await pro.close();
+  for (const c of clients) await c.close();
   await sim.close();
 });
 
@@ -55,6 +65,18 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 const within = <T>(p: Promise<T>, ms: number): Promise<T> => Promise.race([p,
   new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`not resolved within ${ms} ms`)), ms))]);
 
+/** Waits until `c`'s watched book has the REST book's id, then expects the two equal level for level. */
+async function expectSynced(c: Pro, where = ''): Promise<{ id: number; bids: number[][]; asks: number[][] }> {
+  const rest = await restBook();
+  // The book watchOrderBook maintains (a further watchOrderBook call would wait for the next change).
+  const book = (): { nonce?: number; bids: number[][]; asks: number[][] } => c.orderbooks[S] as never;
+  for (let deadline = Date.now() + 3000; book().nonce !== rest.id && Date.now() < deadline;) await sleep(20);
+  expect(book().nonce, where).toBe(rest.id);
+  expect(book().bids.map(([p, a]) => [p, a]), where).toEqual(rest.bids);
+  expect(book().asks.map(([p, a]) => [p, a]), where).toEqual(rest.asks);
+  return rest;
+}
+
 describe('ccxt.pro gate on a perpetual over /v4/ws/fx/usdt', () => {
   it('watchOrderBook resolves within a second on a quiet market and stays equal to the REST book', async () => {
     expect(pro.market(S)).toMatchObject({ swap: true, id: 'BTC_USDT' });
@@ -73,13 +95,7 @@ describe('ccxt.pro gate on a perpetual over /v4/ws/fx/usdt', () => {
     await place({ size: -2, price: '49800' }, B); // and a bid
     await cancel(resting[4]!.id, B);
     await cancel(resting[7]!.id);
-    const rest = await restBook();
-    // The book watchOrderBook maintains (a further watchOrderBook call would wait for the next change).
-    const book = (): { nonce?: number; bids: number[][]; asks: number[][] } => pro.orderbooks[S] as never;
-    for (let deadline = Date.now() + 3000; book().nonce !== rest.id && Date.now() < deadline;) await sleep(20);
-    expect(book().nonce).toBe(rest.id);
-    expect(book().bids.map(([p, a]) => [p, a])).toEqual(rest.bids);
-    expect(book().asks.map(([p, a]) => [p, a])).toEqual(rest.asks);
+    const rest = await expectSynced(pro);
     expect(rest.bids.length * rest.asks.length).toBeGreaterThan(0);
   });
 
@@ -102,4 +118,52 @@ describe('ccxt.pro gate on a perpetual over /v4/ws/fx/usdt', () => {
     expect(ticker).toMatchObject({ symbol: S, last: Number(rest[0]!.last) });
     expect(ticker.last).toBe(50050);
   });
+
+  it('keeps watched books equal to the REST book through 400 random orders, trades and cancels, a late subscriber and a reconnect', async () => {
+    const rng = new Prng(15);
+    const open: { id: unknown; key: [string, string] }[] = [];
+    let late: Pro | undefined;
+    let placed = 0;
+    const labels: Record<string, number> = {};
+    const tradesBefore = sim.gateway.exchange.trades.count;
+    for (let step = 1; step <= 400; step++) {
+      const r = rng.nextInt(10);
+      if (r < 3 && open.length > 0) {
+        const [o] = open.splice(rng.nextInt(open.length), 1);
+        await call('DELETE', `/futures/usdt/orders/${String(o!.id)}`, { key: o!.key });
+      } else {
+        const buy = rng.chance(0.5);
+        const key: [string, string] = rng.chance(0.5) ? ['k1', 's1'] : B;
+        // Mostly resting orders around 50000, sometimes crossing (a trade).
+        const offset = (rng.nextInt(30) - (r === 9 ? 25 : 5)) * 10;
+        const price = String(buy ? 49990 - offset : 50010 + offset);
+        const res = await call('POST', '/futures/usdt/orders', { body: { contract: 'BTC_USDT', tif: 'gtc', size: (buy ? 1 : -1) * (1 + rng.nextInt(5)), price }, key });
+        if (res.status === 201) placed++;
+        else labels[String(res.body.label)] = (labels[String(res.body.label)] ?? 0) + 1;
+        if (res.status === 201 && res.body.status === 'open') open.push({ id: res.body.id, key });
+      }
+      if (step === 150) {
+        late = proClient(sim.server.port);
+        await late.loadHttpProxyAgent();
+        await late.loadMarkets();
+        const t0 = Date.now();
+        await within(late.watchOrderBook(S), 1000);
+        expect(Date.now() - t0).toBeLessThan(1000);
+      }
+      if (step === 300 && late !== undefined) {
+        await late.close(); // a reconnect: a fresh client subscribes again on the same server
+        late = proClient(sim.server.port);
+        await late.loadHttpProxyAgent();
+        await late.loadMarkets();
+        await within(late.watchOrderBook(S), 1000);
+      }
+      if (step % 50 === 0) {
+        await expectSynced(pro, `step ${step}`);
+        if (late !== undefined) await expectSynced(late, `late client, step ${step}`);
+      }
+    }
+    expect(placed).toBeGreaterThan(200);
+    expect(sim.gateway.exchange.trades.count - tradesBefore).toBeGreaterThan(20);
+    expect(Object.keys(labels).filter((l) => l !== 'LIQUIDATE_IMMEDIATELY'), JSON.stringify(labels)).toEqual([]);
+  }, 30_000);
 });
