@@ -107,6 +107,38 @@ describe('futures websocket public channels', () => {
     s.close();
   });
 
+  it('futures.obu: a full snapshot, then increments whose application gives the REST book\'s best 50 levels', async () => {
+    const s = await TestSocket.open(sim.server.port, USDT);
+    await sub(s, 1, 'futures.obu', ['ob.BTC_USDT.50']);
+    const first = await s.next((f) => f.channel === 'futures.obu' && f.event === 'update', 1000);
+    const snap = first.result as { full: boolean; s: string; u: number; b: [string, string][]; a: [string, string][] };
+    expect([snap.full, snap.s]).toEqual([true, 'ob.BTC_USDT.50']);
+    const book = { b: new Map(snap.b), a: new Map(snap.a) };
+    let u = snap.u;
+    const from = s.frames.length;
+    const ids: unknown[] = [];
+    for (let i = 0; i < 5; i++) ids.push((await place({ size: i + 1, price: String(49300 + 10 * i) })).id);
+    await place({ size: -3, price: '49340' }, B); // a trade against the best bids
+    await call('DELETE', `/futures/usdt/orders/${String(ids[0])}`);
+    const rest = await plainFetch(sim.server.port, '/api/v4/futures/usdt/order_book?contract=BTC_USDT&limit=50&with_id=true');
+    const want = rest.body as { id: number; bids: { p: string; s: number }[]; asks: { p: string; s: number }[] };
+    await s.next((f) => f.channel === 'futures.obu' && (f.result as { u: number }).u >= want.id, 3000, from);
+    for (const f of s.frames.slice(from).filter((x) => x.channel === 'futures.obu')) {
+      const r = f.result as { U: number; u: number; b: [string, string][]; a: [string, string][] };
+      expect(r.U).toBe(u + 1);
+      u = r.u;
+      for (const [side, levels] of [['b', r.b], ['a', r.a]] as const) {
+        for (const [p, size] of levels) if (size === '0') book[side].delete(p); else book[side].set(p, size);
+      }
+    }
+    const sorted = (m: Map<string, string>, desc: boolean): { p: string; s: number }[] =>
+      [...m].map(([p, size]) => ({ p, s: Number(size) })).sort((x, y) => (desc ? Number(y.p) - Number(x.p) : Number(x.p) - Number(y.p)));
+    expect(want.bids.length).toBeGreaterThan(3);
+    expect(sorted(book.b, true)).toEqual(want.bids);
+    expect(sorted(book.a, false)).toEqual(want.asks);
+    s.close();
+  });
+
   it('futures.candlesticks: trade candles, and mark_ candles after a price update', async () => {
     const push = await lifecycle('futures.candlesticks', ['1m', 'BTC_USDT'], trade, (f) => (f.result as J[])[0]!.c === '50100');
     const k = (push.result as J[])[0]!;
@@ -131,6 +163,7 @@ describe('futures websocket public channels', () => {
       ['futures.book_ticker', ['BTC_USD'], 2], ['futures.candlesticks', ['7m', 'BTC_USDT'], 2], ['futures.candlesticks', ['1m'], 2],
       ['futures.order_book', ['BTC_USDT', '7', '0'], 2], ['futures.order_book', ['BTC_USDT', '20', '100ms'], 2],
       ['futures.order_book_update', ['BTC_USDT', '20ms', '100'], 2], ['futures.order_book_update', ['BTC_USDT', '1s'], 2],
+      ['futures.obu', ['ob.BTC_USDT.20'], 2], ['futures.obu', ['BTC_USDT'], 2], ['futures.obu', ['ob.NOPE.50'], 2],
       ['futures.nope', ['BTC_USDT'], 1], ['spot.trades', ['BTC_USDT'], 1], ['futures.orders', ['BTC_USDT'], 1],
     ];
     let id = 10;

@@ -9,6 +9,7 @@
  *   futures.candlesticks        [interval, [mark_|index_]contract]               interval_[prefix]contract
  *   futures.order_book          [contract, level, interval]                     contract.level.interval
  *   futures.order_book_update   [contract, "20ms"|"100ms", level?]               contract.interval.level
+ *   futures.obu                 ["ob.<contract>.<50|400>", …]                   ob.contract.depth
  *
  * futures.order_book levels 1, 5, 10, 20, 50, 100, interval "0" (Gate's; every change is pushed whatever it
  * says). futures.order_book_update: "100ms" with level 5, 10, 20, 50 or 100 (default 100), "20ms" with 20.
@@ -23,10 +24,12 @@ import type { WsResolution } from './ws-host.js';
 
 export const FUTURES_PUBLIC_CHANNELS = [
   'futures.trades', 'futures.tickers', 'futures.book_ticker', 'futures.candlesticks', 'futures.order_book', 'futures.order_book_update',
+  'futures.obu',
 ] as const;
 export type FuturesChannel = (typeof FUTURES_PUBLIC_CHANNELS)[number];
 export const isFuturesChannel = (c: string): c is FuturesChannel => (FUTURES_PUBLIC_CHANNELS as readonly string[]).includes(c);
 
+export const FX_OBU_DEPTHS: readonly number[] = [50, 400];
 export const FX_BOOK_LEVELS: readonly number[] = [1, 5, 10, 20, 50, 100];
 export const FX_UPDATE_LEVELS: Readonly<Record<string, readonly number[]>> = { '100ms': [5, 10, 20, 50, 100], '20ms': [20] };
 
@@ -87,6 +90,19 @@ export function resolveFuturesSubscription(ex: Exchange, settle: string, channel
       const ci = contractOf(name);
       if (ci < 0) return unknown(name);
       return one([topicOf(channel, `${name}.${depth}.${interval}`)], [target(ci, depth)]);
+    }
+    case 'futures.obu': {
+      if (items.length === 0) return bad('payload must name at least one "ob.<contract>.<depth>"');
+      const targets: FxTarget[] = [];
+      for (const entry of items) {
+        const m = /^ob\.([^.]+)\.([0-9]+)$/.exec(entry);
+        const depth = m === null ? 0 : Number(m[2]);
+        if (m === null || !FX_OBU_DEPTHS.includes(depth)) return bad(`invalid payload entry: ${entry.slice(0, 40)} (ob.<contract>.50 or ob.<contract>.400)`);
+        const ci = contractOf(m[1]!);
+        if (ci < 0) return unknown(m[1]!);
+        targets.push(target(ci, depth));
+      }
+      return one(items.map((entry) => topicOf(channel, entry)), targets);
     }
     case 'futures.order_book_update': {
       if (items.length < 2 || items.length > 3) return bad('payload must be [contract, "20ms"|"100ms", level]');

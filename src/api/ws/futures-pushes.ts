@@ -15,7 +15,9 @@
  *   futures.order_book         event "all": `{t, contract, id, asks, bids}` levels `{p, s}`, the best `level`
  *                              levels: on subscribe and after every change of the book
  *   futures.order_book_update  `{t, s, U, u, b, a}` window increments (book-window.ts; `s` 0 removes a level);
- *                              on subscribe the whole window with `full: true` and U = u = the book version
+ *                              on subscribe the whole window with `full: true` and U = u = the window's version
+ *   futures.obu                first `{t, full: true, s: "ob.<contract>.<depth>", u, b, a}`, then increments
+ *                              `{t, s, U, u, b, a}`; levels `[price, size]` strings, size "0" removes a level
  *
  * Book versions are the REST book's `id` (`GET /futures/{settle}/order_book?with_id=true`), so a client applies
  * the increments with `u` > id to the REST book; the first push restates the window at subscription time, which
@@ -45,7 +47,7 @@ import type { Publisher } from './publisher.js';
 type Level = { p: string; s: number };
 const KIND_PREFIX: readonly string[] = ['', 'mark_', 'index_'];
 
-/** A mirrored window of one futures.order_book_update topic. */
+/** A mirrored window of one futures.order_book_update or futures.obu topic. */
 interface FxWindow { readonly topic: string; readonly window: BookWindow }
 
 export class FuturesPushes {
@@ -53,7 +55,7 @@ export class FuturesPushes {
   readonly #feed: FuturesMarketData;
   readonly #out: Publisher;
   readonly #books: readonly DepthSource[];
-  /** Per contract: the windows of its subscribed order_book_update topics. */
+  /** Per contract: the windows of its subscribed order_book_update and obu topics. */
   readonly #windows: FxWindow[][];
   /** Per contract: the book version seen at the last command, and the best levels last pushed. */
   readonly #versions: Float64Array;
@@ -132,6 +134,14 @@ export class FuturesPushes {
           t: Math.floor(nowUs / 1000), full: true, s: market.id, U: w.lastU, u: w.lastU, b: levels(market, s.bids), a: levels(market, s.asks),
         }, nowUs);
       }
+      case 'futures.obu': {
+        const w = this.#window(x.contract, topic, x.depth);
+        const s = w.snapshot();
+        const market = this.#market(x.contract);
+        return updateFrame('futures.obu', {
+          t: Math.floor(nowUs / 1000), full: true, s: `ob.${market.id}.${x.depth}`, u: w.lastU, b: pairs(market, s.bids), a: pairs(market, s.asks),
+        }, nowUs);
+      }
       default: return undefined;
     }
   }
@@ -199,9 +209,10 @@ export class FuturesPushes {
       if (changes === undefined) continue;
       const U = w.lastU + 1;
       w.lastU = Math.max(version, U);
-      this.#out.publish(topic, updateFrame('futures.order_book_update', {
-        t: Math.floor(timeUs / 1000), s: name, U, u: w.lastU, b: levels(market, changes.bids), a: levels(market, changes.asks),
-      }, timeUs));
+      const t = Math.floor(timeUs / 1000);
+      this.#out.publish(topic, topic.startsWith('futures.obu|')
+        ? updateFrame('futures.obu', { t, s: `ob.${name}.${w.depth}`, U, u: w.lastU, b: pairs(market, changes.bids), a: pairs(market, changes.asks) }, timeUs)
+        : updateFrame('futures.order_book_update', { t, s: name, U, u: w.lastU, b: levels(market, changes.bids), a: levels(market, changes.asks) }, timeUs));
     }
     for (const depth of [1, 5, 10, 20, 50, 100]) {
       const topic = topicOf('futures.order_book', `${name}.${depth}.0`);
@@ -273,5 +284,12 @@ export class FuturesPushes {
 function levels(market: Market, flat: readonly number[]): Level[] {
   const out: Level[] = [];
   for (let k = 0; k < flat.length; k += 2) out.push({ p: formatUnits(flat[k]!, market.priceScale), s: Number(formatUnits(flat[k + 1]!, market.amountScale)) });
+  return out;
+}
+
+/** (ticks, lots) pairs as futures.obu's `[price, size]` strings. */
+function pairs(market: Market, flat: readonly number[]): [string, string][] {
+  const out: [string, string][] = [];
+  for (let k = 0; k < flat.length; k += 2) out.push([formatUnits(flat[k]!, market.priceScale), formatUnits(flat[k + 1]!, market.amountScale)]);
   return out;
 }
