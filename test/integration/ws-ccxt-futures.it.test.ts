@@ -1,6 +1,9 @@
 // Unchanged ccxt.pro (gate class) on a USDT perpetual over /v4/ws/fx/usdt: its swap urls override
 // (`urls.api.swap = {usdt, btc}`), watchOrderBook (futures.order_book_update + the REST book with_id) equal to the
 // REST book after trades and cancels, watchTrades and watchTicker, each resolving within a second of subscribing.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import ccxt from 'ccxt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Prng } from '../../src/core/prng.js';
@@ -28,22 +31,6 @@ function proClient(port: number): Pro {
   clients.push(c);
   return c;
 }
-
-beforeAll(async () => {
-  // Room for deep books: 500 open orders per user (the helpers' contract allows 8).
-  const config = { ...FUTURES_CONFIG, futures: { ...FUTURES_CONFIG.futures, contracts: [{ ...LINEAR, orders_limit: 500 }, INVERSE] } };
-  sim = await startSimulator(config, { host: '127.0.0.1', port: 0 });
-  call = futuresCaller(sim);
-  await setMark(sim, 'BTC_USDT', '50000');
-  await setMark(sim, 'BTC_USD', '50000');
-  pro = proClient(sim.server.port);
-  await pro.loadHttpProxyAgent(); // ccxt needs an HTTP agent for plain ws:// URLs
-  await pro.loadMarkets();
-});
-afterAll(async () => {
-  for (const c of clients) await c.close();
-  await sim.close();
-});
 
 const place = async (body: J, key?: [string, string]): Promise<J> => {
   const r = await call('POST', '/futures/usdt/orders', { body: { contract: 'BTC_USDT', tif: 'gtc', ...body }, key });
@@ -77,7 +64,27 @@ async function expectSynced(c: Pro, where = ''): Promise<{ id: number; bids: num
   return rest;
 }
 
-describe('ccxt.pro gate on a perpetual over /v4/ws/fx/usdt', () => {
+// Once plain, once with a journal: then every frame waits in the output gate until the journal covers it.
+describe.each([['plain', false], ['journaled', true]] as const)('ccxt.pro gate on a perpetual over /v4/ws/fx/usdt (%s)', (_name, journaled) => {
+  const dir = mkdtempSync(join(tmpdir(), 'ringmatch-ws-fx-'));
+  beforeAll(async () => {
+    // Room for deep books: 500 open orders per user (the helpers' contract allows 8).
+    const config = { ...FUTURES_CONFIG, futures: { ...FUTURES_CONFIG.futures, contracts: [{ ...LINEAR, orders_limit: 500 }, INVERSE] } };
+    const engine = journaled ? { ...config.engine, journal: join(dir, 'futures.journal'), fsync: 'batch' as const } : config.engine;
+    sim = await startSimulator({ ...config, engine }, { host: '127.0.0.1', port: 0 });
+    call = futuresCaller(sim);
+    await setMark(sim, 'BTC_USDT', '50000');
+    await setMark(sim, 'BTC_USD', '50000');
+    pro = proClient(sim.server.port);
+    await pro.loadHttpProxyAgent(); // ccxt needs an HTTP agent for plain ws:// URLs
+    await pro.loadMarkets();
+  });
+  afterAll(async () => {
+    for (const c of clients.splice(0)) await c.close();
+    await sim.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
   it('watchOrderBook resolves within a second on a quiet market and stays equal to the REST book', async () => {
     expect(pro.market(S)).toMatchObject({ swap: true, id: 'BTC_USDT' });
     await place({ size: 3, price: '49500' });
