@@ -23,6 +23,8 @@ import { openingAccount } from './sim/sim-config.js';
 import { ensureJournalDirectory } from './sim/journal-path.js';
 import { MarketDataFeed } from './api/market-data/market-data-feed.js';
 import { spotMarketDataRoutes } from './api/routes/spot-market-data.js';
+import { registerFuturesWebSocket } from './api/ws/futures-ws.js';
+import { createWsHost } from './api/ws/ws-host.js';
 import { registerSpotWebSocket, type WsOptions } from './api/ws/ws-server.js';
 import { MarketMaker } from './sim/market-maker.js';
 import { resolveChains } from './sim/chains/chain-spec.js';
@@ -136,12 +138,18 @@ export async function startSimulator(config: SimulatorConfig, options: StartOpti
     apiKeys: { limit: config.api_key_limit, delayMs: config.api_key_change_delay_ms },
     adminToken: options.adminToken ?? config.admin_token,
     stpGroups: config.stp_groups, extraRoutes: [spotMarketDataRoutes(feed), ...(options.extraRoutes ?? [])],
-    sockets: [(app, deps) => registerSpotWebSocket(app, deps, feed, {
-      authWindowS: config.auth_window_s,
-      rateLimits: typeof rl === 'object' ? { enabled: rl.enabled ?? true, scale: rl.scale } : { enabled: rl ?? true },
-      frameLimit: (typeof rl === 'object' ? rl.enabled === false : rl === false) ? { frames: Number.MAX_SAFE_INTEGER, windowMs: 1000 } : undefined,
-      ...options.websocket,
-    })],
+    sockets: [(app, deps) => {
+      const ws: WsOptions = {
+        authWindowS: config.auth_window_s,
+        rateLimits: typeof rl === 'object' ? { enabled: rl.enabled ?? true, scale: rl.scale } : { enabled: rl ?? true },
+        frameLimit: (typeof rl === 'object' ? rl.enabled === false : rl === false) ? { frames: Number.MAX_SAFE_INTEGER, windowMs: 1000 } : undefined,
+        ...options.websocket,
+      };
+      // Spot (/ws/v4/) and futures (/v4/ws/fx/{settle}) share one host: one output gate, one sweep.
+      const host = createWsHost(app, deps, ws);
+      registerSpotWebSocket(app, deps, feed, ws, host);
+      registerFuturesWebSocket(app, deps, ws, host);
+    }],
   });
   const cmdDone = (): void => undefined;
   const maker = marketMaker === undefined ? undefined : new MarketMaker(ex, marketMaker, (c) => { gateway.submit(c, cmdDone); return 0; });

@@ -61,15 +61,17 @@ afterAll(async () => {
 });
 
 describe('documented client examples', () => {
+  // docs/websocket.md has two: spot, then the perpetual (its swap urls).
   it.each([
-    ['README.md', 'ccxt.pro.gate'],
-    ['docs/websocket.md', 'ccxt.pro.gate'],
-    ['docs/http.md', 'new ccxt.gate'],
-  ])('%s (%s) runs as written', async (file, marker) => {
+    ['README.md', 'ccxt.pro.gate', 0, 1],
+    ['docs/websocket.md', 'ccxt.pro.gate', 0, 2],
+    ['docs/websocket.md', 'ccxt.pro.gate', 1, 2],
+    ['docs/http.md', 'new ccxt.gate', 0, 1],
+  ])('%s (%s, example %i) runs as written', async (file, marker, index, count) => {
     const examples = clientExamples(file, marker);
-    expect(examples).toHaveLength(1);
-    const logs = await runExample(examples[0]!, demo.server.port);
-    if (file === 'docs/websocket.md') expect(logs).toEqual(['open']);
+    expect(examples).toHaveLength(count);
+    const logs = await runExample(examples[index]!, demo.server.port);
+    if (file === 'docs/websocket.md') expect(logs).toEqual([index === 0 ? 'open' : 'BTC/USDT:USDT BTC/USDT:USDT']);
   });
 });
 

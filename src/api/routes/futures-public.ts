@@ -46,6 +46,10 @@ function settleCurrency(ex: Exchange, settle: string): { cur: number; scale: num
   return ci < 0 ? undefined : { cur: ex.futures.settleCur[ci]!, scale: ex.futures.contracts[ci]!.settleScale };
 }
 
+/** The futures market-data feed the routes of `deps` serve (the WebSocket endpoint pushes from the same one). */
+const feeds = new WeakMap<ApiDeps, FuturesMarketData>();
+export const futuresFeedOf = (deps: ApiDeps): FuturesMarketData | undefined => feeds.get(deps);
+
 export function registerFuturesPublicRoutes(router: Router, deps: ApiDeps): void {
   const { gateway } = deps;
   const ex = (): Exchange => gateway.exchange;
@@ -53,6 +57,7 @@ export function registerFuturesPublicRoutes(router: Router, deps: ApiDeps): void
   const feed = new FuturesMarketData(gateway.exchange, now());
   feed.replayTradeLog();
   gateway.observe((code, cmd, events) => feed.onResult(code, cmd, events));
+  feeds.set(deps, feed);
   const valid = (settle: string): boolean => isFuturesSettle(ex(), settle);
   const inSettle = (settle: string): number[] => {
     const out: number[] = [];

@@ -105,14 +105,14 @@ export function errorFrame(conn: ConnectionInfo, r: { readonly id: number | stri
 /** Code 4's message: Gate sends the REST error object as a JSON string. */
 export const authErrorMessage = (label: string, message: string): string => JSON.stringify({ label, message });
 
-/** Reply to `spot.ping`. */
-export function pongFrame(conn: ConnectionInfo, req: WsRequest, nowUs: number): string {
+/** Reply to `spot.ping` (`futures.ping`: channel `futures.pong`). */
+export function pongFrame(conn: ConnectionInfo, req: WsRequest, nowUs: number, channel = 'spot.pong'): string {
   return JSON.stringify({
-    time: seconds(nowUs), time_ms: millis(nowUs), id: req.id, conn_id: conn.connId, channel: 'spot.pong', event: '', result: null,
+    time: seconds(nowUs), time_ms: millis(nowUs), id: req.id, conn_id: conn.connId, channel, event: '', result: null,
   });
 }
 
-/** An update push (one JSON text shared by every subscriber of a topic). */
-export function updateFrame(channel: string, result: unknown, nowUs: number): string {
-  return JSON.stringify({ time: seconds(nowUs), time_ms: millis(nowUs), channel, event: 'update', result });
+/** An update push (one JSON text shared by every subscriber of a topic); `event` "all" for a full snapshot. */
+export function updateFrame(channel: string, result: unknown, nowUs: number, event = 'update'): string {
+  return JSON.stringify({ time: seconds(nowUs), time_ms: millis(nowUs), channel, event, result });
 }
