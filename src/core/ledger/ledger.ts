@@ -262,6 +262,11 @@ export class Ledger {
     return accountBalances(this.#p, uid, kind, sub);
   }
 
+  /** Id of the newest account-book entry (0 when none). */
+  get bookLastId(): number {
+    return this.#p.book.lastId;
+  }
+
   /** Retained account-book entries of `uid`, newest first. @allocates */
   accountBook(uid: number, filter?: AccountBookFilter): AccountBookEntry[] {
     return readAccountBook(this.#p, uid, filter);

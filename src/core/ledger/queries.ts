@@ -54,6 +54,8 @@ export interface AccountBookFilter {
   readonly to?: number;
   /** Most entries returned (newest first); default 100. */
   readonly limit?: number;
+  /** Only entries with a larger id (the scan stops there: O(entries after it)). */
+  readonly afterId?: number;
 }
 
 /** Fills `view` with record `rec` of currency `cur` (rec -1: zeros). */
@@ -111,7 +113,8 @@ export function readAccountBook(p: LedgerParts, uid: number, filter: AccountBook
   const cur = filter.currency === undefined ? -1 : c.indexOf(filter.currency);
   const out: AccountBookEntry[] = [];
   if (filter.currency !== undefined && cur < 0) return out;
-  for (let id = b.lastId; id >= b.firstId && out.length < limit; id--) {
+  const lowest = Math.max(b.firstId, (filter.afterId ?? 0) + 1);
+  for (let id = b.lastId; id >= lowest && out.length < limit; id--) {
     const slot = b.slotOf(id);
     const rec = b.rec[slot]!;
     const acct = s.recAcct[rec]!;

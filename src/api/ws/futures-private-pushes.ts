@@ -1,0 +1,232 @@
+/**
+ * Private (signed) channels of the perpetual-futures WebSocket endpoint `/v4/ws/fx/{settle}`: resolution and
+ * pushes. The payload starts with the subscriber's uid, as Gate's (ccxt.pro sends its `uid` option there); it
+ * must be the signing key's user.
+ *
+ *   channel              payload                      topic key                   pushed
+ *   futures.orders       [uid, contract | "!all", …]   settle.uid.contract|!all    FuturesOrder (+ create_time_ms, finish_time_ms)
+ *                                                                                 of each order a command accepted, filled,
+ *                                                                                 amended, cancelled or finished
+ *   futures.usertrades   [uid, contract | "!all", …]   settle.uid.contract|!all    `{id, create_time, create_time_ms, contract,
+ *                                                                                 order_id, size, price, role, text, fee, point_fee}`
+ *                                                                                 per fill of the user (a self-trade: both rows)
+ *   futures.positions    [uid, contract | "!all", …]   settle.uid.contract|!all    Position (+ time, time_ms) of each of the
+ *                                                                                 user's rows of the contract after fills, margin,
+ *                                                                                 leverage or risk-limit changes, funding,
+ *                                                                                 liquidation and deleveraging
+ *   futures.balances     [uid]                        settle.uid                  one `{balance, change, text, time, time_ms, type,
+ *                                                                                 user, currency}` per account-book entry of the
+ *                                                                                 user's futures account of the settle currency
+ *                                                                                 (fees, pnl, funding, transfers)
+ *
+ * Topics carry the settle because `!all` is otherwise the same on every endpoint. Orders, trades and positions
+ * render from the state after the command; balance entries are the account book's (types dnw, pnl, fee, fund as
+ * GET /futures/{settle}/account_book). Costs per command: a few topic lookups when nobody is subscribed; balances
+ * read the account-book entries written since the last command, per subscribed (user, settle).
+ */
+import { type Command, CommandType } from '../../core/command.js';
+import type { Exchange } from '../../core/exchange/exchange.js';
+import { AccountKind } from '../../core/ledger/account-kinds.js';
+import { type BookEvents, EventKind } from '../../core/matching/book-events.js';
+import { ResultCode } from '../../core/result-code.js';
+import type { ExchangeGateway } from '../../engine/gateway.js';
+import { renderPosition } from '../../gate/futures-position-shapes.js';
+import { renderFuturesBookEntry, renderFuturesOrder, renderFuturesTrade } from '../../gate/futures-shapes.js';
+import { MAX_PAYLOAD_ENTRIES, topicOf } from './channels.js';
+import { updateFrame, WsErrorCode } from './envelope.js';
+import type { Publisher } from './publisher.js';
+import type { WsResolution } from './ws-host.js';
+
+export const FUTURES_PRIVATE_CHANNELS = ['futures.orders', 'futures.usertrades', 'futures.positions', 'futures.balances'] as const;
+export type FuturesPrivateChannel = (typeof FUTURES_PRIVATE_CHANNELS)[number];
+export const isFuturesPrivateChannel = (c: string): c is FuturesPrivateChannel => (FUTURES_PRIVATE_CHANNELS as readonly string[]).includes(c);
+
+/** The topics of a private futures subscription of user `uid` on the endpoint of `settle`. */
+export function resolveFuturesPrivate<T>(ex: Exchange, settle: string, channel: FuturesPrivateChannel, payload: unknown,
+  uid: number): WsResolution<T> {
+  const bad = (message: string): WsResolution<T> => ({ ok: false, code: WsErrorCode.InvalidArgument, message });
+  if (!Array.isArray(payload) || payload.length === 0) return bad('payload must start with your user id');
+  if (payload.length > MAX_PAYLOAD_ENTRIES + 1) return bad(`payload has more than ${MAX_PAYLOAD_ENTRIES} entries`);
+  if (!payload.every((x) => typeof x === 'string')) return bad('payload entries must be strings');
+  const [user, ...items] = payload as string[];
+  if (user !== String(uid)) return bad('the payload\'s user id is not the signing key\'s user');
+  if (channel === 'futures.balances') {
+    if (items.length > 0) return bad('payload must be [user id]');
+    return { ok: true, value: { topics: [topicOf(channel, `${settle}.${uid}`)], targets: [] } };
+  }
+  if (items.length === 0) return bad('payload must name contracts or "!all" after the user id');
+  for (const name of items) {
+    if (name !== '!all' && ex.futures.contractIndex(settle, name) < 0) return bad(`unknown contract: ${name.slice(0, 40)} (settle ${settle})`);
+  }
+  return { ok: true, value: { topics: items.map((name) => topicOf(channel, `${settle}.${uid}.${name}`)), targets: [] } };
+}
+
+const FLAG = { put: 1, update: 2, finish: 4 } as const;
+/** Commands after which the positions of the users they touch are pushed. */
+const POSITION_COMMANDS: ReadonlySet<number> = new Set<number>([
+  CommandType.PlaceOrder, CommandType.AmendOrder, CommandType.CancelOrder, CommandType.CancelAll, CommandType.FuturesSetLeverage,
+  CommandType.FuturesUpdateMargin, CommandType.FuturesSetRiskLimit, CommandType.FuturesFunding, CommandType.FuturesLiquidate,
+  CommandType.FuturesDeleverage,
+]);
+const ms = (us: number): number => Math.floor(us / 1000);
+
+export class FuturesPrivatePushes {
+  readonly #ex: Exchange;
+  readonly #out: Publisher;
+  /** Subscribed `settle.uid` balance topics → [uid, currency index]; pruned when their last subscriber leaves. */
+  readonly #balanceTopics = new Map<string, [number, number]>();
+  /** The newest account-book entry already considered. */
+  #bookSeen: number;
+  #stopped = false;
+
+  constructor(gateway: ExchangeGateway, out: Publisher) {
+    this.#ex = gateway.exchange;
+    this.#out = out;
+    this.#bookSeen = this.#ex.ledger.bookLastId;
+  }
+
+  /** Observes the gateway; `stop()` makes the observer inert. */
+  attach(gateway: ExchangeGateway): this {
+    gateway.observe((code, cmd, events) => {
+      try {
+        this.onResult(code, cmd, events);
+      } catch (e) {
+        console.error('ringmatch: futures private websocket push failed:', e);
+      }
+    });
+    return this;
+  }
+
+  stop(): void {
+    this.#stopped = true;
+  }
+
+  /** After a futures.balances subscription: pushes start from the account book's current end. */
+  subscribed(channel: string, settle: string, uid: number): void {
+    if (channel !== 'futures.balances') return;
+    const cur = this.#ex.currencies.indexOf(settle.toUpperCase());
+    if (cur >= 0) this.#balanceTopics.set(topicOf(channel, `${settle}.${uid}`), [uid, cur]);
+  }
+
+  onResult(_code: ResultCode, cmd: Command, events: BookEvents): void {
+    if (this.#stopped) return;
+    const t = cmd.time;
+    this.#balances(t);
+    const ci = this.#ex.futures.contractOf(cmd.market);
+    if (ci < 0 || cmd.type === CommandType.FuturesSetPrices) return;
+    const users = new Map<number, Map<number, number>>();
+    const touch = (uid: number, orderId: number, flag: number): void => {
+      let orders = users.get(uid);
+      if (orders === undefined) users.set(uid, (orders = new Map<number, number>()));
+      if (orderId > 0) orders.set(orderId, (orders.get(orderId) ?? 0) | flag);
+    };
+    let fills = 0;
+    for (let i = 0; i < events.count; i++) {
+      const kind = events.kind[i];
+      const id = events.orderId[i]!;
+      const uid = events.userId[i]!;
+      if (kind === EventKind.Accepted) touch(uid, id, FLAG.put);
+      else if (kind === EventKind.Finished) touch(uid, id, FLAG.finish);
+      else if (kind === EventKind.Amended) touch(uid, id, FLAG.update);
+      else if (kind === EventKind.Fill) {
+        fills++;
+        touch(uid, id, FLAG.update);
+        touch(events.makerUserId[i]!, events.makerOrderId[i]!, FLAG.update);
+      }
+    }
+    if (!POSITION_COMMANDS.has(cmd.type) && users.size === 0) return;
+    if (cmd.uid > 0) touch(cmd.uid, 0, 0);
+    const market = cmd.market;
+    if (cmd.type === CommandType.FuturesFunding) for (const r of this.#ex.futures.positions.openRows(market)) touch(this.#ex.futures.positions.uid[r]!, 0, 0);
+    const c = this.#ex.futures.contracts[ci]!;
+    for (const [uid, orders] of users) {
+      this.#orders(c.settle, c.name, uid, orders, t);
+      if (fills > 0) this.#trades(c.settle, c.name, uid, fills, t);
+      if (POSITION_COMMANDS.has(cmd.type)) this.#positions(c.settle, c.name, uid, market, t);
+    }
+  }
+
+  /** Subscriber counts of the contract topic and the `!all` topic of (channel, settle, uid). */
+  #topics(channel: string, settle: string, name: string, uid: number): string[] {
+    const out: string[] = [];
+    for (const key of [`${settle}.${uid}.${name}`, `${settle}.${uid}.!all`]) {
+      const topic = topicOf(channel, key);
+      if (this.#out.subscribers(topic) > 0) out.push(topic);
+    }
+    return out;
+  }
+
+  #publish(topics: readonly string[], channel: string, list: readonly unknown[], timeUs: number): void {
+    if (list.length === 0) return;
+    const frame = updateFrame(channel, list, timeUs);
+    for (const topic of topics) this.#out.publish(topic, frame);
+  }
+
+  #orders(settle: string, name: string, uid: number, orders: Map<number, number>, timeUs: number): void {
+    if (orders.size === 0) return;
+    const topics = this.#topics('futures.orders', settle, name, uid);
+    if (topics.length === 0) return;
+    const list: Record<string, unknown>[] = [];
+    for (const id of orders.keys()) {
+      const r = this.#ex.orders.find(id);
+      if (r < 0) continue;
+      const o = renderFuturesOrder(this.#ex, r, 'int');
+      // Gate's push: whole-second times beside millisecond ones.
+      const created = Math.round((o.create_time as number) * 1000);
+      const finished = o.finish_time === undefined ? {} : { finish_time: Math.floor(o.finish_time as number), finish_time_ms: Math.round((o.finish_time as number) * 1000) };
+      list.push({ ...o, create_time: Math.floor(created / 1000), create_time_ms: created, update_time: Math.floor(o.update_time as number), ...finished, user: String(uid) });
+    }
+    this.#publish(topics, 'futures.orders', list, timeUs);
+  }
+
+  #trades(settle: string, name: string, uid: number, fills: number, timeUs: number): void {
+    const topics = this.#topics('futures.usertrades', settle, name, uid);
+    if (topics.length === 0) return;
+    const T = this.#ex.trades;
+    const last = T.count;
+    const list: Record<string, unknown>[] = [];
+    for (let id = last - fills + 1; id <= last; id++) {
+      const s = T.slotOf(id);
+      if (s < 0) continue;
+      const roles: ('taker' | 'maker')[] = [];
+      if (T.takerUid[s] === uid) roles.push('taker');
+      if (T.makerUid[s] === uid) roles.push('maker');
+      for (const role of roles) {
+        const tr = renderFuturesTrade(this.#ex, id, role, 'int');
+        const created = Math.round((tr.create_time as number) * 1000);
+        list.push({ ...tr, id: String(id), create_time: Math.floor(created / 1000), create_time_ms: created });
+      }
+    }
+    this.#publish(topics, 'futures.usertrades', list, timeUs);
+  }
+
+  #positions(settle: string, name: string, uid: number, market: number, timeUs: number): void {
+    const topics = this.#topics('futures.positions', settle, name, uid);
+    if (topics.length === 0) return;
+    const list = this.#ex.futures.positions.rowsOf(uid, market)
+      .map((r) => ({ ...renderPosition(this.#ex, r, 'int'), user: String(uid), time: Math.floor(timeUs / 1e6), time_ms: ms(timeUs) }));
+    this.#publish(topics, 'futures.positions', list, timeUs);
+  }
+
+  #balances(timeUs: number): void {
+    const L = this.#ex.ledger;
+    const after = this.#bookSeen;
+    this.#bookSeen = L.bookLastId;
+    if (after === this.#bookSeen || this.#balanceTopics.size === 0) return;
+    for (const [topic, [uid, cur]] of this.#balanceTopics) {
+      if (this.#out.subscribers(topic) === 0) {
+        this.#balanceTopics.delete(topic);
+        continue;
+      }
+      const code = this.#ex.currencies[cur]!;
+      const entries = L.accountBook(uid, { kind: AccountKind.Futures, sub: cur, currency: code, afterId: after, limit: Number.MAX_SAFE_INTEGER });
+      if (entries.length === 0) continue;
+      const list = entries.reverse().map((e) => {
+        const r = renderFuturesBookEntry(this.#ex, e);
+        return { balance: Number(e.balance), change: Number(e.change), text: r.text, time: Math.floor(e.time / 1e6), time_ms: ms(e.time),
+          type: r.type, user: String(uid), currency: code };
+      });
+      this.#publish([topic], 'futures.balances', list, timeUs);
+    }
+  }
+}
