@@ -1,0 +1,67 @@
+// Unchanged ccxt.pro (gate class) on the private futures channels of /v4/ws/fx/usdt, with its swap urls override
+// and its `uid` option (Gate's futures payloads start with it): watchOrders, watchMyTrades, watchPositions and
+// watchBalance({type: 'swap'}) on BTC/USDT:USDT resolve after a REST trade with the exact values.
+import ccxt from 'ccxt';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Simulator, startSimulator } from '../../src/main.js';
+import { type Call, FUTURES_CONFIG, futuresCaller, type J, setMark } from '../api/futures-helpers.js';
+import { restUrls } from '../support/clients.js';
+
+type Pro = InstanceType<typeof ccxt.pro.gate>;
+const S = 'BTC/USDT:USDT';
+const B: [string, string] = ['k2', 's2'];
+
+let sim: Simulator;
+let call: Call;
+let pro: Pro;
+
+const place = async (body: J, key?: [string, string]): Promise<J> => {
+  const r = await call('POST', '/futures/usdt/orders', { body: { contract: 'BTC_USDT', tif: 'gtc', ...body }, key });
+  expect(r.status, JSON.stringify(r.body)).toBe(201);
+  return r.body;
+};
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+const within = <T>(p: Promise<T>, ms: number): Promise<T> => Promise.race([p,
+  new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`not resolved within ${ms} ms`)), ms))]);
+
+describe('ccxt.pro gate private futures channels over /v4/ws/fx/usdt', () => {
+  beforeAll(async () => {
+    sim = await startSimulator(FUTURES_CONFIG, { host: '127.0.0.1', port: 0 });
+    call = futuresCaller(sim);
+    await setMark(sim, 'BTC_USDT', '50000');
+    const ws = `ws://127.0.0.1:${sim.server.port}`;
+    pro = new ccxt.pro.gate({
+      apiKey: 'k1', secret: 's1', uid: '10001', enableRateLimit: false, timeout: 5000,
+      urls: { api: { ...restUrls(sim.server.port), spot: `${ws}/ws/v4/`, swap: { usdt: `${ws}/v4/ws/fx/usdt`, btc: `${ws}/v4/ws/fx/btc` } } },
+      options: { fetchMarkets: { types: ['spot', 'swap'] } },
+    });
+    await pro.loadHttpProxyAgent(); // ccxt needs an HTTP agent for plain ws:// URLs
+    await pro.loadMarkets();
+  });
+  afterAll(async () => {
+    await pro.close();
+    await sim.close();
+  });
+
+  it('watchOrders, watchMyTrades, watchPositions and watchBalance resolve with the trade\'s exact values', async () => {
+    // The first watchPositions answers ccxt's REST snapshot (no position yet); later ones the pushes.
+    expect(await within(pro.watchPositions([S]), 3000)).toEqual([]);
+    const orders = pro.watchOrders(S);
+    const trades = pro.watchMyTrades(S);
+    const positions = pro.watchPositions([S]);
+    const balance = pro.watchBalance({ type: 'swap' });
+    await sleep(300); // the subscriptions reach the server
+    await place({ size: -2, price: '50100' }, B);
+    const taker = await place({ size: 2, price: '50100', text: 't-ccxt' });
+
+    const [o] = await within(orders, 2000);
+    expect(o).toMatchObject({ id: String(taker.id), symbol: S, side: 'buy', amount: 2, filled: 2, remaining: 0, price: 50100, status: 'closed' });
+    const [t] = await within(trades, 2000);
+    expect(t).toMatchObject({ symbol: S, order: String(taker.id), side: 'buy', amount: 2, price: 50100, takerOrMaker: 'taker' });
+    expect(t!.fee).toMatchObject({ cost: 0.007515, currency: 'USDT' });
+    const [p] = await within(positions, 2000);
+    expect(p).toMatchObject({ symbol: S, side: 'long', contracts: 2, entryPrice: 50100 });
+    const b = await within(balance, 2000);
+    expect(b.USDT).toMatchObject({ total: 9999.992485 });
+  });
+});
