@@ -48,7 +48,7 @@ export function resolveFuturesPrivate<T>(ex: Exchange, settle: string, channel: 
   if (!Array.isArray(payload) || payload.length === 0) return bad('payload must start with your user id');
   if (payload.length > MAX_PAYLOAD_ENTRIES + 1) return bad(`payload has more than ${MAX_PAYLOAD_ENTRIES} entries`);
   if (!payload.every((x) => typeof x === 'string')) return bad('payload entries must be strings');
-  const [user, ...items] = payload as string[];
+  const [user, ...items] = payload;
   if (user !== String(uid)) return bad('the payload\'s user id is not the signing key\'s user');
   if (channel === 'futures.balances') {
     if (items.length > 0) return bad('payload must be [user id]');
@@ -108,10 +108,12 @@ export class FuturesPrivatePushes {
     if (cur >= 0) this.#balanceTopics.set(topicOf(channel, `${settle}.${uid}`), [uid, cur]);
   }
 
-  onResult(_code: ResultCode, cmd: Command, events: BookEvents): void {
+  onResult(code: ResultCode, cmd: Command, events: BookEvents): void {
     if (this.#stopped) return;
     const t = cmd.time;
     this.#balances(t);
+    // A rejected command changed nothing (as spot's push feed): no order, trade or position pushes.
+    if (code !== ResultCode.Ok) return;
     const ci = this.#ex.futures.contractOf(cmd.market);
     if (ci < 0 || cmd.type === CommandType.FuturesSetPrices) return;
     const users = new Map<number, Map<number, number>>();
