@@ -3,8 +3,11 @@
 // futures.positions and futures.balances after REST orders, fills, cancels and a transfer, with exact values,
 // and only the subscriber's own events (the counterparty's are not pushed to it).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ResultCode } from '../../src/core/result-code.js';
 import { type Simulator, startSimulator } from '../../src/main.js';
 import { type Call, FUTURES_CONFIG, futuresCaller, type J, setMark } from '../api/futures-helpers.js';
+import { applyFunding } from '../api/futures-public-helpers.js';
+import { plainFetch } from '../api/http-helpers.js';
 import { type Frame, nowS, subAuth, TestSocket } from '../api/ws/ws-client.js';
 
 let sim: Simulator;
@@ -121,6 +124,40 @@ describe('futures websocket private channels', () => {
     } finally {
       a.close();
       b.close();
+    }
+  });
+
+  it('pushes positions on a leverage change and positions and a fund balance entry on funding', async () => {
+    const sim2 = await startSimulator({ ...FUTURES_CONFIG, clock: { type: 'sim', start_ms: Date.UTC(2026, 0, 1) } }, { host: '127.0.0.1', port: 0 });
+    const call2 = futuresCaller(sim2);
+    const a = await TestSocket.open(sim2.server.port, USDT);
+    try {
+      await setMark(sim2, 'BTC_USDT', '50000');
+      for (const [i, [channel, payload]] of CHANNELS.slice(2).entries()) {
+        expect((await privSub(a, i + 1, channel, payload)).result).toEqual({ status: 'success' });
+      }
+      const sell = await call2('POST', '/futures/usdt/orders', { body: { contract: 'BTC_USDT', size: -2, price: '50000', tif: 'gtc' }, key: B });
+      expect(sell.status).toBe(201);
+      const buy = await call2('POST', '/futures/usdt/orders', { body: { contract: 'BTC_USDT', size: 2, price: '50000', tif: 'gtc' } });
+      expect(buy.status).toBe(201);
+      let from = a.frames.length;
+      const lev = await call2('POST', '/futures/usdt/positions/BTC_USDT/leverage', { query: 'leverage=10' });
+      expect(lev.status, JSON.stringify(lev.body)).toBe(200);
+      const levPush = await a.next((f) => f.channel === 'futures.positions' && f.event === 'update', 3000, from);
+      expect((levPush.result as J[])[0]).toMatchObject({ contract: 'BTC_USDT', size: 2, leverage: '10', user: '10001' });
+      const moved = await plainFetch(sim2.server.port, '/sim/clock', { method: 'POST', body: JSON.stringify({ advance_ms: 8 * 3600_000 }),
+        headers: { 'Content-Type': 'application/json' } });
+      expect(moved.status).toBe(200);
+      from = a.frames.length;
+      expect(await applyFunding(sim2, 'BTC_USDT', 50_000)).toBe(ResultCode.Ok);
+      const fund = await a.next((f) => f.channel === 'futures.balances' && f.event === 'update', 3000, from);
+      // 2 contracts × 0.0001 BTC × mark 50000 × 0.0005: the long pays 0.005 USDT.
+      expect((fund.result as J[]).map((x) => [x.type, x.change, x.text, x.user])).toEqual([['fund', -0.005, 'BTC_USDT', '10001']]);
+      const pos = await a.next((f) => f.channel === 'futures.positions' && f.event === 'update', 3000, from);
+      expect((pos.result as J[])[0]).toMatchObject({ contract: 'BTC_USDT', size: 2, pnl_fund: '-0.005' });
+    } finally {
+      a.close();
+      await sim2.close();
     }
   });
 });
