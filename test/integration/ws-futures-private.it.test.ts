@@ -3,6 +3,7 @@
 // futures.positions and futures.balances after REST orders, fills, cancels and a transfer, with exact values,
 // and only the subscriber's own events (the counterparty's are not pushed to it).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Command, CommandType } from '../../src/core/command.js';
 import { ResultCode } from '../../src/core/result-code.js';
 import { type Simulator, startSimulator } from '../../src/main.js';
 import { type Call, FUTURES_CONFIG, futuresCaller, type J, setMark } from '../api/futures-helpers.js';
@@ -158,6 +159,56 @@ describe('futures websocket private channels', () => {
     } finally {
       a.close();
       await sim2.close();
+    }
+  });
+
+  it('pushes position closes and liquidations to their owner only', async () => {
+    const K6: [string, string] = ['k6', 's6'];
+    const a = await TestSocket.open(sim.server.port, USDT);
+    const l = await TestSocket.open(sim.server.port, USDT);
+    try {
+      expect((await privSub(a, 1, 'futures.position_closes', ['10001', 'BTC_USDT'])).result).toEqual({ status: 'success' });
+      expect((await privSub(a, 2, 'futures.liquidates', ['10001', '!all'])).result).toEqual({ status: 'success' });
+      expect((await privSub(l, 1, 'futures.liquidates', ['10006', '!all'], 'k6', 's6')).result).toEqual({ status: 'success' });
+      expect((await privSub(l, 2, 'futures.position_closes', ['10006', '!all'], 'k6', 's6')).result).toEqual({ status: 'success' });
+      await setMark(sim, 'BTC_USDT', '50000');
+      // A's long of 2 (from the earlier test) closed at 50200: a close row for A.
+      await place({ size: 2, price: '50200' }, B);
+      await place({ size: -2, price: '50200', reduce_only: true });
+      const close = await a.next((f) => f.channel === 'futures.position_closes' && f.event === 'update');
+      expect((close.result as J[])[0]).toMatchObject({ contract: 'BTC_USDT', side: 'long', text: 'close', user: '10001' });
+      expect(typeof (close.result as J[])[0]!.time_ms).toBe('number');
+      // 10006 (50 USDT) opens a long of 10 at 100x isolated; the mark falls 2 %: the liquidation is pushed to 10006 alone.
+      const lev = await call('POST', '/futures/usdt/positions/BTC_USDT/leverage', { query: 'leverage=100', key: K6 });
+      expect(lev.status, JSON.stringify(lev.body)).toBe(200);
+      await place({ size: -10, price: '50000' }, B);
+      await place({ size: 10, price: '50000' }, K6);
+      await setMark(sim, 'BTC_USDT', '49000');
+      const c = new Command();
+      c.type = CommandType.FuturesLiquidate; c.uid = 10006; c.market = sim.gateway.exchange.futures.marketOf[0]!; c.sub = 0;
+      const code = await new Promise<ResultCode>((resolve) => { sim.gateway.submit(c, resolve); });
+      expect(code).toBe(ResultCode.Ok);
+      const liq = await l.next((f) => f.channel === 'futures.liquidates' && f.event === 'update');
+      expect((liq.result as J[])[0]).toMatchObject({ contract: 'BTC_USDT', size: 10, leverage: '100', mark_price: '49000', user: '10006', left: 0 });
+      await sleep(100);
+      expect(pushes(a, 'futures.liquidates')).toEqual([]);
+      expect(pushes(l, 'futures.position_closes').flatMap((f) => f.result as J[]).map((x) => x.text)).toEqual(['liquidated']);
+      // With no bid to close into, the liquidator's long is auto-deleveraged against B's short: pushed to B.
+      const bs = await TestSocket.open(sim.server.port, USDT);
+      try {
+        expect((await privSub(bs, 1, 'futures.auto_deleverages', ['10002', 'BTC_USDT'], 'k2', 's2')).result).toEqual({ status: 'success' });
+        const d = new Command();
+        d.type = CommandType.FuturesDeleverage; d.market = sim.gateway.exchange.futures.marketOf[0]!;
+        expect(await new Promise<ResultCode>((resolve) => { sim.gateway.submit(d, resolve); })).toBe(ResultCode.Ok);
+        const adl = await bs.next((f) => f.channel === 'futures.auto_deleverages' && f.event === 'update');
+        expect((adl.result as J[])[0]).toMatchObject({ contract: 'BTC_USDT', user: '10002', trade_size: 10 });
+      } finally {
+        bs.close();
+      }
+    } finally {
+      a.close();
+      l.close();
+      await setMark(sim, 'BTC_USDT', '50000');
     }
   });
 });

@@ -18,7 +18,12 @@
  *                                                                                 user, currency}` per account-book entry of the
  *                                                                                 user's futures account of the settle currency
  *                                                                                 (fees, pnl, funding, transfers)
+ *   futures.liquidates   [uid, contract | "!all", …]   settle.uid.contract|!all    FuturesLiquidate (GET …/liquidates) + time_ms, user
+ *   futures.auto_deleverages  (same)                                              the ADL record (GET …/auto_deleverages) + time_ms
+ *   futures.position_closes   (same)                                              PositionClose (GET …/position_close) + time_ms, user
  *
+ * The last three push the rows a command appended to the futures state's histories (a cursor per history
+ * remembers the newest row seen; O(new rows) per command).
  * Topics carry the settle because `!all` is otherwise the same on every endpoint. Orders, trades and positions
  * render from the state after the command; balance entries are the account book's (types dnw, pnl, fee, fund as
  * GET /futures/{settle}/account_book). Costs per command: a few topic lookups when nobody is subscribed; balances
@@ -30,14 +35,18 @@ import { AccountKind } from '../../core/ledger/account-kinds.js';
 import { type BookEvents, EventKind } from '../../core/matching/book-events.js';
 import { ResultCode } from '../../core/result-code.js';
 import type { ExchangeGateway } from '../../engine/gateway.js';
-import { renderPosition } from '../../gate/futures-position-shapes.js';
+import type { AdlRow, CloseRow, LiquidationRow } from '../../core/futures/futures-state.js';
+import { renderAdl, renderLiquidation, renderPosition, renderPositionClose } from '../../gate/futures-position-shapes.js';
 import { renderFuturesBookEntry, renderFuturesOrder, renderFuturesTrade } from '../../gate/futures-shapes.js';
 import { MAX_PAYLOAD_ENTRIES, topicOf } from './channels.js';
 import { updateFrame, WsErrorCode } from './envelope.js';
 import type { Publisher } from './publisher.js';
 import type { WsResolution } from './ws-host.js';
 
-export const FUTURES_PRIVATE_CHANNELS = ['futures.orders', 'futures.usertrades', 'futures.positions', 'futures.balances'] as const;
+export const FUTURES_PRIVATE_CHANNELS = [
+  'futures.orders', 'futures.usertrades', 'futures.positions', 'futures.balances', 'futures.liquidates', 'futures.auto_deleverages',
+  'futures.position_closes',
+] as const;
 export type FuturesPrivateChannel = (typeof FUTURES_PRIVATE_CHANNELS)[number];
 export const isFuturesPrivateChannel = (c: string): c is FuturesPrivateChannel => (FUTURES_PRIVATE_CHANNELS as readonly string[]).includes(c);
 
@@ -70,6 +79,26 @@ const POSITION_COMMANDS: ReadonlySet<number> = new Set<number>([
 ]);
 const ms = (us: number): number => Math.floor(us / 1000);
 
+/** The rows a bounded history (oldest dropped, see FuturesState.push) gained since the last call. */
+class HistoryCursor<T extends { readonly t: number }> {
+  #last: T | undefined;
+
+  constructor(list: readonly T[]) {
+    this.#last = list[list.length - 1];
+  }
+
+  /** New rows, oldest first. When the remembered row is gone (a replaced history), rows at `nowUs` or later. @allocates */
+  fresh(list: readonly T[], nowUs: number): T[] {
+    const newest = list[list.length - 1];
+    if (newest === this.#last) return [];
+    let i = list.length - 1;
+    while (i >= 0 && list[i] !== this.#last) i--;
+    const out = i >= 0 || this.#last === undefined ? list.slice(i + 1) : list.filter((r) => r.t >= nowUs);
+    this.#last = newest;
+    return out;
+  }
+}
+
 export class FuturesPrivatePushes {
   readonly #ex: Exchange;
   readonly #out: Publisher;
@@ -77,12 +106,19 @@ export class FuturesPrivatePushes {
   readonly #balanceTopics = new Map<string, [number, number]>();
   /** The newest account-book entry already considered. */
   #bookSeen: number;
+  readonly #liquidations: HistoryCursor<LiquidationRow>;
+  readonly #adl: HistoryCursor<AdlRow>;
+  readonly #closes: HistoryCursor<CloseRow>;
   #stopped = false;
 
   constructor(gateway: ExchangeGateway, out: Publisher) {
     this.#ex = gateway.exchange;
     this.#out = out;
     this.#bookSeen = this.#ex.ledger.bookLastId;
+    const S = this.#ex.futures;
+    this.#liquidations = new HistoryCursor(S.liquidations);
+    this.#adl = new HistoryCursor(S.adl);
+    this.#closes = new HistoryCursor(S.closes);
   }
 
   /** Observes the gateway; `stop()` makes the observer inert. */
@@ -112,6 +148,7 @@ export class FuturesPrivatePushes {
     if (this.#stopped) return;
     const t = cmd.time;
     this.#balances(t);
+    this.#histories(t);
     // A rejected command changed nothing (as spot's push feed): no order, trade or position pushes.
     if (code !== ResultCode.Ok) return;
     const ci = this.#ex.futures.contractOf(cmd.market);
@@ -159,7 +196,7 @@ export class FuturesPrivatePushes {
   }
 
   #publish(topics: readonly string[], channel: string, list: readonly unknown[], timeUs: number): void {
-    if (list.length === 0) return;
+    if (list.length === 0 || topics.length === 0) return;
     const frame = updateFrame(channel, list, timeUs);
     for (const topic of topics) this.#out.publish(topic, frame);
   }
@@ -208,6 +245,20 @@ export class FuturesPrivatePushes {
     const list = this.#ex.futures.positions.rowsOf(uid, market)
       .map((r) => ({ ...renderPosition(this.#ex, r, 'int'), user: String(uid), time: Math.floor(timeUs / 1e6), time_ms: ms(timeUs) }));
     this.#publish(topics, 'futures.positions', list, timeUs);
+  }
+
+  /** futures.liquidates, futures.auto_deleverages and futures.position_closes: the rows this command appended. */
+  #histories(timeUs: number): void {
+    const S = this.#ex.futures;
+    const rows = (channel: string, uid: number, market: number, row: Record<string, unknown>, t: number): void => {
+      const c = S.contracts[S.contractOf(market)];
+      if (c === undefined) return;
+      const topics = this.#topics(channel, c.settle, c.name, uid);
+      this.#publish(topics, channel, [{ ...row, time_ms: ms(t), user: String(uid) }], timeUs);
+    };
+    for (const r of this.#liquidations.fresh(S.liquidations, timeUs)) rows('futures.liquidates', r.uid, r.market, renderLiquidation(this.#ex, r, 'int'), r.t);
+    for (const r of this.#adl.fresh(S.adl, timeUs)) rows('futures.auto_deleverages', r.uid, r.market, renderAdl(this.#ex, r, 'int'), r.t);
+    for (const r of this.#closes.fresh(S.closes, timeUs)) rows('futures.position_closes', r.uid, r.market, renderPositionClose(this.#ex, r, 'int'), r.t);
   }
 
   #balances(timeUs: number): void {
