@@ -3,17 +3,20 @@
  * uses) on the same app and connection machinery as spot (ws-host.ts): same envelope, `futures.ping` →
  * `futures.pong`, the public channels of futures-channels.ts with the pushes of futures-pushes.ts over the
  * futures market-data feed the REST routes serve. The paths carry `fx` because ccxt.pro tells a swap connection
- * from a spot one by it. Private channels (futures-private-pushes.ts) are signed as spot's; order entry is not
- * served yet (an api request answers error 1).
+ * from a spot one by it. Private channels (futures-private-pushes.ts) are signed as spot's; order entry
+ * (futures-ws-api.ts: futures.login, order_place, order_cancel, order_amend, order_status) is counted under the
+ * REST rate classes per UID (its own windows: `ws:<uid>`), placements at the user's fill-ratio tier.
  */
 import type { TemplatedApp } from 'uWebSockets.js';
 import type { ApiDeps } from '../deps.js';
+import { type LimitClass, RateLimiter } from '../rate-limit.js';
 import { futuresFeedOf } from '../routes/futures-public.js';
 import { DEFAULT_SETTLES } from '../routes/futures-public-params.js';
 import { type FxTarget, isFuturesChannel, resolveFuturesSubscription } from './futures-channels.js';
 import { FuturesPrivatePushes, isFuturesPrivateChannel, resolveFuturesPrivate } from './futures-private-pushes.js';
 import { FuturesPushes } from './futures-pushes.js';
 import { WsErrorCode } from './envelope.js';
+import { handleFuturesApiRequest } from './futures-ws-api.js';
 import { createWsHost, type WsHost, type WsOptions } from './ws-host.js';
 
 /** Registers one endpoint per settle; returns the pushes (observing the gateway), or undefined without a futures feed. */
@@ -22,6 +25,16 @@ export function registerFuturesWebSocket(app: TemplatedApp, deps: ApiDeps, optio
   const feed = futuresFeedOf(deps);
   if (feed === undefined) return undefined;
   const { gateway } = deps;
+  const limiter = new RateLimiter(options.rateLimits ?? { enabled: true });
+  const fill = deps.fillRatio;
+  /** REST's keys (server.ts): place and cancel per UID in total, the others per UID and channel. */
+  const admit = (channel: string, nowMs: number) => (cls: LimitClass, uid: number): boolean => {
+    if (!limiter.enabled) return true;
+    const key = cls === 'futures' ? `ws:${uid}|${channel}` : `ws:${uid}`;
+    const ok = limiter.take(cls, key, nowMs, cls === 'futures-place' && fill.enabled ? fill.placeLimit(uid) : undefined);
+    if (ok && fill.enabled && cls !== 'futures') fill.countRequest(uid);
+    return ok;
+  };
   const pushes = new FuturesPushes(gateway, feed, { publish: host.publish, subscribers: host.subscribers }).attach(gateway);
   const privates = new FuturesPrivatePushes(gateway, { publish: host.publish, subscribers: host.subscribers }).attach(gateway);
   deps.onClose.push(() => { pushes.stop(); privates.stop(); });
@@ -37,6 +50,11 @@ export function registerFuturesWebSocket(app: TemplatedApp, deps: ApiDeps, optio
           : { ok: false, code: WsErrorCode.BadRequest, message: `unknown channel: ${channel}` }),
       afterSubscribe: (channel, uid) => privates.subscribed(channel, settle, uid),
       firstFrame: (channel, topic, t, now) => pushes.firstFrame(channel, topic, t, now),
+      api: (c, req, auth, nowMs, answer) => {
+        if (!req.channel.startsWith('futures.')) return false;
+        handleFuturesApiRequest(deps, settle, c, req, auth, host.nowUs, admit(req.channel, nowMs), answer);
+        return true;
+      },
     });
   }
   return pushes;

@@ -8,12 +8,12 @@
  *                  JSON is compact (ccxt) or Python's `", "`/`": "` separators (gatews): both are tried.
  *
  * Then, as for REST: the timestamp within the window, the caller's IP in the key's whitelist, the account
- * not locked, the `spot` permission (read-only keys only for reads). Answers a result code (→ Gate label).
+ * not locked, the `spot` permission (`futures` for futures order entry; read-only keys only for reads). Answers a result code (→ Gate label).
  * Cost: one or two HMAC-SHA512 per check.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { ResultCode } from '../../core/result-code.js';
-import type { ApiKey, KeyStore } from '../auth/key-store.js';
+import type { ApiKey, KeyStore, PermGroup } from '../auth/key-store.js';
 
 export interface WsAuthContext {
   readonly keys: KeyStore;
@@ -33,11 +33,11 @@ function macEquals(secret: string, text: string, sign: string): boolean {
 }
 
 /** The checks after the signature: IP, lock, permission. */
-function checkKey(ctx: WsAuthContext, key: ApiKey, write: boolean): ResultCode {
+function checkKey(ctx: WsAuthContext, key: ApiKey, write: boolean, group: PermGroup = 'spot'): ResultCode {
   if (key.ipWhitelist.length > 0 && !key.ipWhitelist.includes(ctx.ip)) return ResultCode.IpForbidden;
   const account = ctx.keys.account(key.uid);
   if (account?.locked === true) return account.mainUid === 0 ? ResultCode.AccountLocked : ResultCode.SubAccountLocked;
-  const readOnly = key.perms.get('spot');
+  const readOnly = key.perms.get(group);
   if (readOnly === undefined) return ResultCode.Forbidden;
   if (readOnly && write) return ResultCode.ReadOnly;
   return ResultCode.Ok;
@@ -69,9 +69,9 @@ export function pythonJson(v: unknown): string {
   return JSON.stringify(v) ?? 'null';
 }
 
-/** An order-entry request's signature; `write` for channels that change state. */
+/** An order-entry request's signature; `write` for channels that change state; `group` the permission it needs. */
 export function verifyApiRequest(ctx: WsAuthContext, apiKey: unknown, signature: unknown, timestamp: unknown, channel: string,
-  reqParam: unknown, write: boolean): WsAuthResult {
+  reqParam: unknown, write: boolean, group: PermGroup = 'spot'): WsAuthResult {
   if (typeof apiKey !== 'string' || apiKey === '' || typeof signature !== 'string' || signature === '') return { code: ResultCode.MissingHeader };
   const key = ctx.keys.get(apiKey);
   if (key === undefined) return { code: ResultCode.InvalidKey };
@@ -82,6 +82,6 @@ export function verifyApiRequest(ctx: WsAuthContext, apiKey: unknown, signature:
   const forms = [JSON.stringify(param), pythonJson(param)];
   const signed = forms.some((f, i) => (i === 0 || f !== forms[0]) && macEquals(key.secret, `api\n${channel}\n${f}\n${ts}`, signature));
   if (!signed) return { code: ResultCode.InvalidSignature };
-  const code = checkKey(ctx, key, write);
+  const code = checkKey(ctx, key, write, group);
   return code === ResultCode.Ok ? { code, key } : { code };
 }
