@@ -1,0 +1,57 @@
+// Unchanged ccxt.pro (gate class) futures order entry over /v4/ws/fx/usdt with its swap urls override:
+// createOrderWs, fetchOrderWs, editOrderWs and cancelOrderWs on BTC/USDT:USDT, checked against REST.
+import ccxt from 'ccxt';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Simulator, startSimulator } from '../../src/main.js';
+import { type Call, FUTURES_CONFIG, futuresCaller, setMark } from '../api/futures-helpers.js';
+import { restUrls } from '../support/clients.js';
+
+type Pro = InstanceType<typeof ccxt.pro.gate>;
+const S = 'BTC/USDT:USDT';
+
+let sim: Simulator;
+let call: Call;
+let pro: Pro;
+
+const within = <T>(p: Promise<T>, ms: number): Promise<T> => Promise.race([p,
+  new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`not resolved within ${ms} ms`)), ms))]);
+
+describe('ccxt.pro gate futures order entry over /v4/ws/fx/usdt', () => {
+  beforeAll(async () => {
+    sim = await startSimulator(FUTURES_CONFIG, { host: '127.0.0.1', port: 0 });
+    call = futuresCaller(sim);
+    await setMark(sim, 'BTC_USDT', '50000');
+    const ws = `ws://127.0.0.1:${sim.server.port}`;
+    pro = new ccxt.pro.gate({
+      apiKey: 'k1', secret: 's1', uid: '10001', enableRateLimit: false, timeout: 5000,
+      urls: { api: { ...restUrls(sim.server.port), spot: `${ws}/ws/v4/`, swap: { usdt: `${ws}/v4/ws/fx/usdt`, btc: `${ws}/v4/ws/fx/btc` } } },
+      options: { fetchMarkets: { types: ['spot', 'swap'] } },
+    });
+    await pro.loadHttpProxyAgent(); // ccxt needs an HTTP agent for plain ws:// URLs
+    await pro.loadMarkets();
+  });
+  afterAll(async () => {
+    await pro.close();
+    await sim.close();
+  });
+
+  it('createOrderWs, fetchOrderWs, editOrderWs and cancelOrderWs answer as REST', async () => {
+    const o = await within(pro.createOrderWs(S, 'limit', 'buy', 2, 40000), 3000);
+    expect(o).toMatchObject({ symbol: S, side: 'buy', amount: 2, remaining: 2, price: 40000, status: 'open', type: 'limit' });
+    const rest = await call('GET', `/futures/usdt/orders/${o.id}`);
+    expect(rest.body).toMatchObject({ contract: 'BTC_USDT', size: 2, price: '40000', status: 'open' });
+
+    const f = await within(pro.fetchOrderWs(o.id, S), 3000);
+    expect(f).toMatchObject({ id: o.id, amount: 2, price: 40000, status: 'open' });
+
+    const e = await within(pro.editOrderWs(o.id, S, 'limit', 'buy', 3, 41000), 3000);
+    expect(e).toMatchObject({ id: o.id, amount: 3, remaining: 3, price: 41000, status: 'open' });
+    expect((await call('GET', `/futures/usdt/orders/${o.id}`)).body).toMatchObject({ size: 3, price: '41000' });
+
+    const c = await within(pro.cancelOrderWs(o.id, S), 3000);
+    expect(c).toMatchObject({ id: o.id, status: 'canceled', remaining: 3 });
+    expect((await call('GET', `/futures/usdt/orders/${o.id}`)).body).toMatchObject({ status: 'finished', finish_as: 'cancelled' });
+
+    await expect(within(pro.cancelOrderWs(o.id, S), 3000)).rejects.toThrow(/ORDER_NOT_FOUND|OrderNotFound|order/i);
+  });
+});
