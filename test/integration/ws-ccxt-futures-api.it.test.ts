@@ -38,20 +38,21 @@ describe('ccxt.pro gate futures order entry over /v4/ws/fx/usdt', () => {
   it('createOrderWs, fetchOrderWs, editOrderWs and cancelOrderWs answer as REST', async () => {
     const o = await within(pro.createOrderWs(S, 'limit', 'buy', 2, 40000), 3000);
     expect(o).toMatchObject({ symbol: S, side: 'buy', amount: 2, remaining: 2, price: 40000, status: 'open', type: 'limit' });
-    const rest = await call('GET', `/futures/usdt/orders/${o.id}`);
+    const id = String(o.id);
+    const rest = await call('GET', `/futures/usdt/orders/${id}`);
     expect(rest.body).toMatchObject({ contract: 'BTC_USDT', size: 2, price: '40000', status: 'open' });
 
-    const f = await within(pro.fetchOrderWs(o.id, S), 3000);
+    const f = await within(pro.fetchOrderWs(id, S), 3000);
     expect(f).toMatchObject({ id: o.id, amount: 2, price: 40000, status: 'open' });
 
-    const e = await within(pro.editOrderWs(o.id, S, 'limit', 'buy', 3, 41000), 3000);
+    const e = await within(pro.editOrderWs(id, S, 'limit', 'buy', 3, 41000), 3000);
     expect(e).toMatchObject({ id: o.id, amount: 3, remaining: 3, price: 41000, status: 'open' });
-    expect((await call('GET', `/futures/usdt/orders/${o.id}`)).body).toMatchObject({ size: 3, price: '41000' });
+    expect((await call('GET', `/futures/usdt/orders/${id}`)).body).toMatchObject({ size: 3, price: '41000' });
 
-    const c = await within(pro.cancelOrderWs(o.id, S), 3000);
+    const c = await within(pro.cancelOrderWs(id, S), 3000);
     expect(c).toMatchObject({ id: o.id, status: 'canceled', remaining: 3 });
-    expect((await call('GET', `/futures/usdt/orders/${o.id}`)).body).toMatchObject({ status: 'finished', finish_as: 'cancelled' });
+    expect((await call('GET', `/futures/usdt/orders/${id}`)).body).toMatchObject({ status: 'finished', finish_as: 'cancelled' });
 
-    await expect(within(pro.cancelOrderWs(o.id, S), 3000)).rejects.toThrow(/ORDER_NOT_FOUND|OrderNotFound|order/i);
+    await expect(within(pro.cancelOrderWs(id, S), 3000)).rejects.toThrow(/ORDER_NOT_FOUND|OrderNotFound|order/i);
   });
 });

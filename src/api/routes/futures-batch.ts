@@ -12,31 +12,18 @@
  */
 import { AccountKind } from '../../core/ledger/account-kinds.js';
 import { ResultCode } from '../../core/result-code.js';
-import { gateError } from '../../gate/error-catalogue.js';
 import { parseContract } from '../../gate/futures-request.js';
 import type { ApiDeps } from '../deps.js';
-import { bodyObject, echoed } from '../http/api-request.js';
-import type { Reply } from '../http/reply.js';
+import { bodyObject } from '../http/api-request.js';
 import { CountdownCancels } from '../orders/countdown-cancels.js';
 import type { Router } from '../router.js';
 import {
-  accountCur, cancelFuturesOrder, F, findFuturesOrder, FUTURES, placeFuturesOrder, settleMarkets, settleOf, sizeForm,
+  accountCur, cancelFuturesIds, F, FUTURES, placeFuturesBatch, settleMarkets, settleOf, sizeForm,
 } from './futures-common.js';
 import { checkExptime } from './order-view.js';
 
 type Item = Readonly<Record<string, unknown>>;
 const isItem = (v: unknown): v is Item => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** Runs `each` over the items in order and replies with the array of results once all have answered. */
-function collect<I, T>(items: readonly I[], reply: Reply, each: (item: I, done: (r: T) => void) => void): void {
-  const out = new Array<T>(items.length);
-  let pending = items.length;
-  if (pending === 0) return reply.json(200, out);
-  items.forEach((item, i) => each(item, (r) => {
-    out[i] = r;
-    if (--pending === 0) reply.json(200, out);
-  }));
-}
 
 /** Records prefix of the futures countdown timers; a timer's pair is `settle` (every contract) or `settle:contract`. */
 export const FUTURES_COUNTDOWN_PREFIX = 'futures-countdown/';
@@ -54,14 +41,7 @@ export function registerFuturesBatchRoutes(router: Router, deps: ApiDeps): void 
       const cur = accountCur(ex(), req);
       if (cur < 0) return reply.error(cur);
       const form = sizeForm(req);
-      collect<Item, Record<string, unknown>>(items, reply, (item, done) => {
-        placeFuturesOrder(deps, req.uid, settleOf(req), item, form, (code, order) => {
-          if (code === ResultCode.Ok && order !== undefined) return done({ succeeded: true, label: '', detail: '', ...order });
-          const e = gateError(code === ResultCode.Ok ? ResultCode.OrderNotFound : code);
-          done({ succeeded: false, label: e.label, detail: e.message, text: typeof item.text === 'string' ? echoed(item.text) : '',
-            contract: typeof item.contract === 'string' ? echoed(item.contract) : '' });
-        });
-      });
+      placeFuturesBatch(deps, req.uid, settleOf(req), items, form, (out) => reply.json(200, out));
     } });
 
   router.add({ method: 'POST', pattern: `${F}/batch_cancel_orders`, access: FUTURES, limit: 'futures-cancel', arrayBody: true,
@@ -73,14 +53,7 @@ export function registerFuturesBatchRoutes(router: Router, deps: ApiDeps): void 
       if (exp !== ResultCode.Ok) return reply.error(exp);
       const cur = accountCur(ex(), req);
       if (cur < 0) return reply.error(cur);
-      collect<string, Record<string, unknown>>(items, reply, (id, done) => {
-        const answer = (code: ResultCode): void => done({
-          id: echoed(id), user_id: req.uid, succeeded: code === ResultCode.Ok, message: code === ResultCode.Ok ? '' : gateError(code).label,
-        });
-        const r = findFuturesOrder(deps, req.uid, settleOf(req), id);
-        if (r < 0) return answer(r as ResultCode);
-        cancelFuturesOrder(deps, req.uid, r, 'int', (code) => answer(code));
-      });
+      cancelFuturesIds(deps, req.uid, settleOf(req), items, (out) => reply.json(200, out));
     } });
 
   const countdowns = new CountdownCancels(deps, {

@@ -15,6 +15,10 @@ import { renderFuturesOrder, type SizeForm } from '../../gate/futures-shapes.js'
 import type { ApiDeps } from '../deps.js';
 import type { ApiRequest } from '../http/api-request.js';
 import { parseOrderId } from '../../gate/spot-order-request.js';
+import { gateError } from '../../gate/error-catalogue.js';
+import { orderFlagsOf } from '../../core/exchange/order-store.js';
+import { FuturesFlag } from '../../core/futures/futures-orders.js';
+import { echoed } from '../http/api-request.js';
 import { isRetired } from './order-view.js';
 
 export const FUTURES = { kind: 'private', group: 'futures' } as const;
@@ -134,4 +138,60 @@ export function cancelFuturesOrders(deps: ApiDeps, uid: number, records: readonl
       if (--pending === 0) done(out);
     }] as const;
   }));
+}
+
+/** Runs `each` over the items in order and calls `done` with the array of results once all have answered. */
+function collect<I, T>(items: readonly I[], done: (out: T[]) => void, each: (item: I, answer: (r: T) => void) => void): void {
+  const out = new Array<T>(items.length);
+  let pending = items.length;
+  if (pending === 0) return done(out);
+  items.forEach((item, i) => each(item, (r) => {
+    out[i] = r;
+    if (--pending === 0) done(out);
+  }));
+}
+
+/**
+ * Places each FuturesOrder body (checked objects, at most 10) as one command, in order; `done` gets the
+ * BatchFuturesOrder answers in request order: the order with `succeeded`, `label`, `detail`, or the failure.
+ */
+export function placeFuturesBatch(deps: ApiDeps, uid: number, settle: string, items: readonly Body[], form: SizeForm,
+  done: (out: Record<string, unknown>[]) => void): void {
+  collect<Body, Record<string, unknown>>(items, done, (item, answer) => {
+    placeFuturesOrder(deps, uid, settle, item, form, (code, order) => {
+      if (code === ResultCode.Ok && order !== undefined) return answer({ succeeded: true, label: '', detail: '', ...order });
+      const e = gateError(code === ResultCode.Ok ? ResultCode.OrderNotFound : code);
+      answer({ succeeded: false, label: e.label, detail: e.message, text: typeof item.text === 'string' ? echoed(item.text) : '',
+        contract: typeof item.contract === 'string' ? echoed(item.contract) : '' });
+    });
+  });
+}
+
+/** Cancels `uid`'s futures orders named by `ids` (ids or `t-` texts) one command each; answers [{id, user_id, succeeded, message}]. */
+export function cancelFuturesIds(deps: ApiDeps, uid: number, settle: string, ids: readonly string[],
+  done: (out: Record<string, unknown>[]) => void): void {
+  collect<string, Record<string, unknown>>(ids, done, (id, answer) => {
+    const reply = (code: ResultCode): void => answer({
+      id: echoed(id), user_id: uid, succeeded: code === ResultCode.Ok, message: code === ResultCode.Ok ? '' : gateError(code).label,
+    });
+    const r = findFuturesOrder(deps, uid, settle, id);
+    if (r < 0) return reply(r as ResultCode);
+    cancelFuturesOrder(deps, uid, r, 'int', (code) => reply(code));
+  });
+}
+
+/** `uid`'s open orders in market `m` on `side` (0: both), without reduce-only ones when `excludeReduceOnly`: what cancel-all cancels. */
+export function openFuturesOrdersToCancel(ex: Exchange, uid: number, m: number, side: number, excludeReduceOnly: boolean): number[] {
+  const O = ex.orders;
+  return O.openOf(uid, m).filter((r) => (side === 0 || O.side[r] === side)
+    && !(excludeReduceOnly && (orderFlagsOf(O.account[r]!) & FuturesFlag.ReduceOnly) !== 0));
+}
+
+/** `uid`'s futures orders of `settle` (of market `m` when ≥ 0), open or finished (not retired), newest first. */
+export function futuresOrdersOf(deps: ApiDeps, uid: number, settle: string, m: number, open: boolean): number[] {
+  const ex = deps.gateway.exchange;
+  const O = ex.orders;
+  const markets = new Set(m >= 0 ? [m] : settleMarkets(ex, settle));
+  if (open) return O.openOf(uid).filter((r) => markets.has(O.market[r]!)).reverse();
+  return O.finishedOf(uid).filter((r) => markets.has(O.market[r]!) && !isRetired(deps, r));
 }

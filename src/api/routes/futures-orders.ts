@@ -11,8 +11,6 @@
  *                                                exclude_reduce_only
  * Sizes in requests: JSON integers or decimal strings; in answers as the size-decimal header asks (futures-common.ts).
  */
-import { orderFlagsOf } from '../../core/exchange/order-store.js';
-import { FuturesFlag } from '../../core/futures/futures-orders.js';
 import { Side } from '../../core/matching/order-types.js';
 import { ResultCode } from '../../core/result-code.js';
 import { parseContract } from '../../gate/futures-request.js';
@@ -22,10 +20,10 @@ import { type ApiRequest, bodyObject, queryParam } from '../http/api-request.js'
 import type { Router } from '../router.js';
 import { intParam, paginationHeaders, timeParamUs } from './common.js';
 import {
-  accountCur, amendFuturesOrder, cancelFuturesOrder, cancelFuturesOrders, F, findFuturesOrder, FUTURES, placeFuturesOrder,
-  settleMarkets, settleOf, sizeForm,
+  accountCur, amendFuturesOrder, cancelFuturesOrder, cancelFuturesOrders, F, findFuturesOrder, FUTURES, futuresOrdersOf,
+  openFuturesOrdersToCancel, placeFuturesOrder, settleOf, sizeForm,
 } from './futures-common.js';
-import { checkExptime, isRetired } from './order-view.js';
+import { checkExptime } from './order-view.js';
 
 /** The market of the query's optional `contract`: -1 when absent, else the market, or a negative code (< -1). */
 function optionalContract(deps: ApiDeps, req: ApiRequest): number {
@@ -39,12 +37,7 @@ export function registerFuturesOrderRoutes(router: Router, deps: ApiDeps): void 
   const ex = () => deps.gateway.exchange;
 
   /** The user's futures orders of the request's settle (and contract `m` ≥ 0), open or finished, newest first. */
-  const ordersOf = (req: ApiRequest, m: number, open: boolean): number[] => {
-    const O = ex().orders;
-    const markets = new Set(m >= 0 ? [m] : settleMarkets(ex(), settleOf(req)));
-    if (open) return O.openOf(req.uid).filter((r) => markets.has(O.market[r]!)).reverse();
-    return O.finishedOf(req.uid).filter((r) => markets.has(O.market[r]!) && !isRetired(deps, r));
-  };
+  const ordersOf = (req: ApiRequest, m: number, open: boolean): number[] => futuresOrdersOf(deps, req.uid, settleOf(req), m, open);
 
   router.add({ method: 'POST', pattern: `${F}/orders`, access: FUTURES, limit: 'futures-place',
     handler: (req, reply) => {
@@ -153,10 +146,7 @@ export function registerFuturesOrderRoutes(router: Router, deps: ApiDeps): void 
       if (side < 0) return reply.error(ResultCode.InvalidParam, 'side must be ask or bid');
       const excl = queryParam(req, 'exclude_reduce_only');
       if (excl !== undefined && excl !== '' && excl !== 'true' && excl !== 'false') return reply.error(ResultCode.InvalidParam, 'exclude_reduce_only must be true or false');
-      const O = ex().orders;
-      const m = ex().futures.marketOf[ci]!;
-      const records = O.openOf(req.uid, m).filter((r) => (side === 0 || O.side[r] === side)
-        && !(excl === 'true' && (orderFlagsOf(O.account[r]!) & FuturesFlag.ReduceOnly) !== 0));
+      const records = openFuturesOrdersToCancel(ex(), req.uid, ex().futures.marketOf[ci]!, side, excl === 'true');
       cancelFuturesOrders(deps, req.uid, records, sizeForm(req), (orders) => reply.json(200, orders));
     } });
 }
