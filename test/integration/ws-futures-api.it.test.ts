@@ -1,6 +1,7 @@
 // Futures order entry over /v4/ws/fx/usdt on raw sockets: futures.login, order_place (ack then result),
-// order_status, order_amend and order_cancel answer exactly what the REST routes show for the same order; bad
-// input gets Gate's labels and changes nothing (state hash).
+// order_status, order_amend and order_cancel answer exactly what the REST routes show for the same order;
+// order_batch_place, order_cancel_ids, order_cancel_cp and order_list as their REST routes; bad input gets
+// Gate's labels and changes nothing (state hash).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../src/main.js';
 import { type Call, FUTURES_CONFIG, futuresCaller, type J, setMark } from '../api/futures-helpers.js';
@@ -121,6 +122,65 @@ describe('futures websocket order entry', () => {
       // An unknown api channel on the futures endpoint.
       const bad = await api(s, 'futures.order_nothing', {});
       expect(errs(bad).label).toBeDefined();
+      expect(await sim.gateway.stateHash()).toBe(hash);
+    } finally {
+      s.close();
+    }
+  });
+  it('batch places, lists, cancels by ids and cancels all of a contract as the REST routes', async () => {
+    expect((await call('DELETE', '/futures/usdt/orders', { query: 'contract=BTC_USDT' })).status).toBe(200); // earlier tests' orders
+    const s = await TestSocket.open(sim.server.port, USDT);
+    try {
+      const reqParam = [
+        { contract: 'BTC_USDT', size: 1, price: '30000', tif: 'gtc', text: 't-b1' },
+        { contract: 'ETH_USDT', size: 1, price: '1', tif: 'gtc', text: 't-b2' },
+        { contract: 'BTC_USDT', size: -1, price: '70000', tif: 'gtc', text: 't-b3' },
+        { contract: 'BTC_USDT', size: 2, price: '31000', tif: 'gtc', text: 't-b4' },
+      ];
+      const f = apiRequest('k1', 's1', 'futures.order_batch_place', rid(), reqParam);
+      const from = s.frames.length;
+      s.send(f);
+      const ack = await s.next((x) => x.request_id === f.id && x.ack === true, 3000, from);
+      expect(((ack.data as J).result as J).req_param).toEqual(reqParam);
+      const out = result(await s.next((x) => x.request_id === f.id && x.ack === false, 3000, from)) as unknown as J[];
+      expect(out.map((o) => [o.succeeded, o.label, o.text])).toEqual([
+        [true, '', 't-b1'], [false, 'CONTRACT_NOT_FOUND', 't-b2'], [true, '', 't-b3'], [true, '', 't-b4']]);
+      expect(out[1]).toEqual({ succeeded: false, label: 'CONTRACT_NOT_FOUND', detail: expect.any(String) as string, text: 't-b2', contract: 'ETH_USDT' });
+      const [b1, , b3, b4] = out.map((o) => String(o.id));
+
+      const restOpen = await call('GET', '/futures/usdt/orders', { query: 'status=open&contract=BTC_USDT' });
+      const open = result(await api(s, 'futures.order_list', { status: 'open', contract: 'BTC_USDT' }));
+      expect(open).toEqual(restOpen.body);
+      expect((open as unknown as J[]).map((o) => String(o.id))).toEqual([b4, b3, b1]);
+      expect(result(await api(s, 'futures.order_list', { status: 'open', limit: 1, offset: 1 }))).toEqual(
+        (await call('GET', '/futures/usdt/orders', { query: 'status=open&limit=1&offset=1' })).body);
+
+      const ids = result(await api(s, 'futures.order_cancel_ids', [b1!, '999999999', 't-b3']));
+      expect(ids).toEqual([
+        { id: b1, user_id: 10001, succeeded: true, message: '' },
+        { id: '999999999', user_id: 10001, succeeded: false, message: 'ORDER_NOT_FOUND' },
+        { id: 't-b3', user_id: 10001, succeeded: true, message: '' }]);
+      const another = result(await api(s, 'futures.order_place', { contract: 'BTC_USDT', size: -1, price: '71000', tif: 'gtc' }));
+      const bids = result(await api(s, 'futures.order_cancel_cp', { contract: 'BTC_USDT', side: 'bid' })) as unknown as J[];
+      expect(bids.map((o) => [String(o.id), o.status, o.finish_as])).toEqual([[b4, 'finished', 'cancelled']]);
+      const all = result(await api(s, 'futures.order_cancel_cp', { contract: 'BTC_USDT', settle: 'usdt' })) as unknown as J[];
+      expect(all.map((o) => o.id)).toEqual([another.id]);
+      expect(result(await api(s, 'futures.order_list', { status: 'open' }))).toEqual([]);
+      const finished = result(await api(s, 'futures.order_list', { status: 'finished', contract: 'BTC_USDT', limit: 4 }));
+      expect(finished).toEqual((await call('GET', '/futures/usdt/orders', { query: 'status=finished&contract=BTC_USDT&limit=4' })).body);
+
+      const hash = await sim.gateway.stateHash();
+      const label = async (channel: string, param: unknown): Promise<unknown> => errs(await api(s, channel, param)).label;
+      expect(await label('futures.order_batch_place', { contract: 'BTC_USDT' })).toBe('INVALID_REQUEST_BODY');
+      expect(await label('futures.order_batch_place', Array.from({ length: 11 }, () => ({ contract: 'BTC_USDT', size: 1, price: '1' })))).toBe('TOO_MANY_ORDERS');
+      expect(await label('futures.order_cancel_ids', [1])).toBe('INVALID_REQUEST_BODY');
+      expect(await label('futures.order_cancel_ids', Array.from({ length: 21 }, () => '1'))).toBe('TOO_MANY_ORDERS');
+      expect(await label('futures.order_cancel_cp', {})).toBe('MISSING_REQUIRED_PARAM');
+      expect(await label('futures.order_cancel_cp', { contract: 'BTC_USDT', side: 'buy' })).toBe('INVALID_PARAM_VALUE');
+      expect(await label('futures.order_list', {})).toBe('MISSING_REQUIRED_PARAM');
+      expect(await label('futures.order_list', { status: 'all' })).toBe('INVALID_PARAM_VALUE');
+      expect(await label('futures.order_list', { status: 'open', limit: 0 })).toBe('INVALID_PARAM_VALUE');
+      expect(await label('futures.order_list', { status: 'open', contract: 'BTC_USD' })).toBe('CONTRACT_NOT_FOUND');
       expect(await sim.gateway.stateHash()).toBe(hash);
     } finally {
       s.close();
