@@ -1,5 +1,6 @@
 // Unchanged ccxt.pro (gate class) futures order entry over /v4/ws/fx/usdt with its swap urls override:
-// createOrderWs, fetchOrderWs, editOrderWs and cancelOrderWs on BTC/USDT:USDT, checked against REST.
+// createOrderWs, fetchOrderWs, editOrderWs, cancelOrderWs, fetchOpenOrdersWs and cancelAllOrdersWs on
+// BTC/USDT:USDT, checked against REST.
 import ccxt from 'ccxt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../src/main.js';
@@ -54,5 +55,15 @@ describe('ccxt.pro gate futures order entry over /v4/ws/fx/usdt', () => {
     expect((await call('GET', `/futures/usdt/orders/${id}`)).body).toMatchObject({ status: 'finished', finish_as: 'cancelled' });
 
     await expect(within(pro.cancelOrderWs(id, S), 3000)).rejects.toThrow(/ORDER_NOT_FOUND|OrderNotFound|order/i);
+  });
+
+  it('fetchOpenOrdersWs and cancelAllOrdersWs on the swap', async () => {
+    const a = await within(pro.createOrderWs(S, 'limit', 'buy', 1, 39000), 3000);
+    const b = await within(pro.createOrderWs(S, 'limit', 'sell', 1, 61000), 3000);
+    const open = await within(pro.fetchOpenOrdersWs(S), 3000);
+    expect(open.map((o) => o.id).sort()).toEqual([a.id, b.id].sort());
+    const cancelled = await within(pro.cancelAllOrdersWs(S), 3000);
+    expect(cancelled.map((o) => [o.id, o.status]).sort()).toEqual([[a.id, 'canceled'], [b.id, 'canceled']].sort());
+    expect((await call('GET', '/futures/usdt/orders', { query: 'status=open' })).body).toEqual([]);
   });
 });
