@@ -11,6 +11,7 @@ keys.addAccount(1, 0);
 keys.addAccount(2, 0, true);
 keys.addKey({ key: 'k', secret: 's', uid: 1, mode: 1, perms: permsFrom('all'), ipWhitelist: [] });
 keys.addKey({ key: 'ro', secret: 'r', uid: 1, mode: 1, perms: permsFrom([{ name: 'spot', read_only: true }]), ipWhitelist: [] });
+keys.addKey({ key: 'fx', secret: 'f', uid: 1, mode: 1, perms: permsFrom([{ name: 'futures', read_only: true }]), ipWhitelist: [] });
 keys.addKey({ key: 'w', secret: 'w', uid: 1, mode: 1, perms: permsFrom([{ name: 'wallet' }]), ipWhitelist: [] });
 keys.addKey({ key: 'ip', secret: 'i', uid: 1, mode: 1, perms: permsFrom('all'), ipWhitelist: ['10.0.0.1'] });
 keys.addKey({ key: 'lk', secret: 'l', uid: 2, mode: 1, perms: permsFrom('all'), ipWhitelist: [] });
@@ -73,5 +74,14 @@ describe('verifyApiRequest', () => {
     const ro = sign('r', JSON.stringify(param));
     expect(verifyApiRequest(ctx, 'ro', ro, String(T), 'spot.order_place', param, true).code).toBe(ResultCode.ReadOnly);
     expect(verifyApiRequest(ctx, 'ro', ro, String(T), 'spot.order_place', param, false).code).toBe(ResultCode.Ok);
+  });
+
+  it('checks the permission group it is given (futures order entry needs futures)', () => {
+    const login = sign('r', '{}', 'futures.login');
+    expect(verifyApiRequest(ctx, 'ro', login, String(T), 'futures.login', {}, false, 'futures').code).toBe(ResultCode.Forbidden);
+    expect(verifyApiRequest(ctx, 'k', sign('s', '{}', 'futures.login'), String(T), 'futures.login', {}, false, 'futures').code).toBe(ResultCode.Ok);
+    const fx = sign('f', JSON.stringify(param), 'futures.order_place');
+    expect(verifyApiRequest(ctx, 'fx', fx, String(T), 'futures.order_place', param, true, 'futures').code).toBe(ResultCode.ReadOnly);
+    expect(verifyApiRequest(ctx, 'fx', fx, String(T), 'futures.order_place', param, false, 'futures').code).toBe(ResultCode.Ok);
   });
 });
