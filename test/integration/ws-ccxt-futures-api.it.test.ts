@@ -1,6 +1,9 @@
 // Unchanged ccxt.pro (gate class) futures order entry over /v4/ws/fx/usdt with its swap urls override:
 // createOrderWs, fetchOrderWs, editOrderWs, cancelOrderWs, fetchOpenOrdersWs and cancelAllOrdersWs on
-// BTC/USDT:USDT, checked against REST.
+// BTC/USDT:USDT, checked against REST; once plain, once journaled (every answer waits in the output gate).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import ccxt from 'ccxt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../src/main.js';
@@ -17,9 +20,11 @@ let pro: Pro;
 const within = <T>(p: Promise<T>, ms: number): Promise<T> => Promise.race([p,
   new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`not resolved within ${ms} ms`)), ms))]);
 
-describe('ccxt.pro gate futures order entry over /v4/ws/fx/usdt', () => {
+describe.each([['plain', false], ['journaled', true]] as const)('ccxt.pro gate futures order entry over /v4/ws/fx/usdt (%s)', (_name, journaled) => {
+  const dir = mkdtempSync(join(tmpdir(), 'ringmatch-ws-fx-api-'));
   beforeAll(async () => {
-    sim = await startSimulator(FUTURES_CONFIG, { host: '127.0.0.1', port: 0 });
+    const engine = journaled ? { ...FUTURES_CONFIG.engine, journal: join(dir, 'futures.journal'), fsync: 'batch' as const } : FUTURES_CONFIG.engine;
+    sim = await startSimulator({ ...FUTURES_CONFIG, engine }, { host: '127.0.0.1', port: 0 });
     call = futuresCaller(sim);
     await setMark(sim, 'BTC_USDT', '50000');
     const ws = `ws://127.0.0.1:${sim.server.port}`;
@@ -34,6 +39,7 @@ describe('ccxt.pro gate futures order entry over /v4/ws/fx/usdt', () => {
   afterAll(async () => {
     await pro.close();
     await sim.close();
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it('createOrderWs, fetchOrderWs, editOrderWs and cancelOrderWs answer as REST', async () => {
