@@ -60,13 +60,22 @@ function topUpTo(ctx: ExchangeContext, ci: number, row: number, leverage: number
   return L.move(NO_HOLD, key, need - have) === ResultCode.Ok ? ResultCode.Ok : ResultCode.InsufficientAvailable;
 }
 
-function setLeverage(ctx: ExchangeContext, c: Command): ResultCode {
+/**
+ * The contract index a settings command names for its owner, or ContractNotFound, or UserNotFound (no futures
+ * account in its settle currency, or the reserved liquidator): codes are negative, indexes are not.
+ */
+function ownedContract(ctx: ExchangeContext, c: Command): number {
   const ci = contractOfCommand(ctx, c);
   if (ci < 0) return ResultCode.ContractNotFound;
+  if (!ctx.ledger.futures.hasAccount(c.uid, ctx.futures.settleCur[ci]!) || c.uid === INSURANCE_UID) return ResultCode.UserNotFound;
+  return ci;
+}
+
+function setLeverage(ctx: ExchangeContext, c: Command): ResultCode {
+  const ci = ownedContract(ctx, c);
+  if (ci < 0) return ci as ResultCode;
   const S = ctx.futures;
   const k = S.contracts[ci]!;
-  const cur = S.settleCur[ci]!;
-  if (!ctx.ledger.futures.hasAccount(c.uid, cur) || c.uid === INSURANCE_UID) return ResultCode.UserNotFound;
   const lev = c.price;
   const limit = c.amount;
   if (!Number.isSafeInteger(lev) || lev < 0 || !Number.isSafeInteger(limit) || limit < 0) return ResultCode.InvalidParam;
@@ -102,13 +111,12 @@ function setLeverage(ctx: ExchangeContext, c: Command): ResultCode {
 }
 
 function updateMargin(ctx: ExchangeContext, c: Command): ResultCode {
-  const ci = contractOfCommand(ctx, c);
-  if (ci < 0) return ResultCode.ContractNotFound;
+  const ci = ownedContract(ctx, c);
+  if (ci < 0) return ci as ResultCode;
   const S = ctx.futures;
   const k = S.contracts[ci]!;
   const cur = S.settleCur[ci]!;
   const L = ctx.ledger.futures;
-  if (!L.hasAccount(c.uid, cur) || c.uid === INSURANCE_UID) return ResultCode.UserNotFound;
   const units = unitsOf(c);
   if (units <= 0n || (c.side !== 1 && c.side !== 2)) return ResultCode.InvalidParam;
   const dual = S.isDual(c.uid, cur);
@@ -136,12 +144,10 @@ function updateMargin(ctx: ExchangeContext, c: Command): ResultCode {
 }
 
 function setRiskLimit(ctx: ExchangeContext, c: Command): ResultCode {
-  const ci = contractOfCommand(ctx, c);
-  if (ci < 0) return ResultCode.ContractNotFound;
+  const ci = ownedContract(ctx, c);
+  if (ci < 0) return ci as ResultCode;
   const S = ctx.futures;
   const k = S.contracts[ci]!;
-  const cur = S.settleCur[ci]!;
-  if (!ctx.ledger.futures.hasAccount(c.uid, cur) || c.uid === INSURANCE_UID) return ResultCode.UserNotFound;
   const limit = unitsOf(c);
   if (limit <= 0n) return ResultCode.InvalidParam;
   if (limit > k.riskMax) return ResultCode.RiskLimitTooHigh;
