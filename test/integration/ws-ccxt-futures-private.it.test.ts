@@ -1,13 +1,12 @@
 // Unchanged ccxt.pro (gate class) on the private futures channels of /v4/ws/fx/usdt, with its swap urls override
 // and its `uid` option (Gate's futures payloads start with it): watchOrders, watchMyTrades, watchPositions and
 // watchBalance({type: 'swap'}) on BTC/USDT:USDT resolve after a REST trade with the exact values.
-import ccxt from 'ccxt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../src/main.js';
 import { type Call, FUTURES_CONFIG, futuresCaller, type J, setMark } from '../api/futures-helpers.js';
-import { restUrls } from '../support/clients.js';
+import { ccxtProGate, type CcxtProGate } from '../support/clients.js';
 
-type Pro = InstanceType<typeof ccxt.pro.gate>;
+type Pro = CcxtProGate;
 const S = 'BTC/USDT:USDT';
 const B: [string, string] = ['k2', 's2'];
 
@@ -29,12 +28,7 @@ describe('ccxt.pro gate private futures channels over /v4/ws/fx/usdt', () => {
     sim = await startSimulator(FUTURES_CONFIG, { host: '127.0.0.1', port: 0 });
     call = futuresCaller(sim);
     await setMark(sim, 'BTC_USDT', '50000');
-    const ws = `ws://127.0.0.1:${sim.server.port}`;
-    pro = new ccxt.pro.gate({
-      apiKey: 'k1', secret: 's1', uid: '10001', enableRateLimit: false, timeout: 5000,
-      urls: { api: { ...restUrls(sim.server.port), spot: `${ws}/ws/v4/`, swap: { usdt: `${ws}/v4/ws/fx/usdt`, btc: `${ws}/v4/ws/fx/btc` } } },
-      options: { fetchMarkets: { types: ['spot', 'swap'] } },
-    });
+    pro = ccxtProGate(sim.server.port, 'k1', 's1', '10001');
     await pro.loadHttpProxyAgent(); // ccxt needs an HTTP agent for plain ws:// URLs
     await pro.loadMarkets();
   });

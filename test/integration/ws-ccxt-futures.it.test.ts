@@ -4,15 +4,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import ccxt from 'ccxt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Prng } from '../../src/core/prng.js';
 import { type Simulator, startSimulator } from '../../src/main.js';
 import { type Call, FUTURES_CONFIG, futuresCaller, INVERSE, type J, LINEAR, setMark } from '../api/futures-helpers.js';
 import { plainFetch } from '../api/http-helpers.js';
-import { restUrls } from '../support/clients.js';
+import { ccxtProGate, type CcxtProGate } from '../support/clients.js';
 
-type Pro = InstanceType<typeof ccxt.pro.gate>;
+type Pro = CcxtProGate;
 const S = 'BTC/USDT:USDT';
 const B: [string, string] = ['k2', 's2'];
 
@@ -22,12 +21,7 @@ let pro: Pro;
 const clients: Pro[] = [];
 
 function proClient(port: number): Pro {
-  const ws = `ws://127.0.0.1:${port}`;
-  const c = new ccxt.pro.gate({
-    apiKey: 'k1', secret: 's1', enableRateLimit: false, timeout: 5000,
-    urls: { api: { ...restUrls(port), spot: `${ws}/ws/v4/`, swap: { usdt: `${ws}/v4/ws/fx/usdt`, btc: `${ws}/v4/ws/fx/btc` } } },
-    options: { fetchMarkets: { types: ['spot', 'swap'] } },
-  });
+  const c = ccxtProGate(port, 'k1', 's1');
   clients.push(c);
   return c;
 }

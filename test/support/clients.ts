@@ -46,3 +46,18 @@ export async function rejection(p: Promise<unknown>): Promise<[number, string]> 
   }
   throw new Error('call did not fail');
 }
+
+export type CcxtProGate = InstanceType<typeof ccxt.pro.gate>;
+
+/**
+ * ccxt.pro's gate class for the simulator at `port`: every REST group, the spot socket (/ws/v4/) and the futures
+ * sockets (/v4/ws/fx/{settle}); markets of spot and swap. `uid` is what ccxt.pro signs private futures channels with.
+ */
+export function ccxtProGate(port: number, apiKey: string, secret: string, uid?: string): CcxtProGate {
+  const ws = `ws://127.0.0.1:${port}`;
+  return new ccxt.pro.gate({
+    apiKey, secret, ...(uid === undefined ? {} : { uid }), enableRateLimit: false, timeout: 5000,
+    urls: { api: { ...restUrls(port), spot: `${ws}/ws/v4/`, swap: { usdt: `${ws}/v4/ws/fx/usdt`, btc: `${ws}/v4/ws/fx/btc` } } },
+    options: { fetchMarkets: { types: ['spot', 'swap'] } },
+  });
+}
