@@ -8,10 +8,12 @@ const COMMON = `  --json      exactly one JSON document on stdout (logs on stder
   --help, -h  this text`;
 
 export const BENCH_USAGE = {
-  core: `usage: npm run bench:core -- [--json] [--quick] [--only=name,…]
+  core: `usage: npm run bench:core -- [--json] [--quick] [--no-isolated] [--only=name,…]
 
-The order book beside nodejs-order-book (S1–S5, ec-steady, ec-steady-stp), the exchange-core mirror and memory.
+The order book beside nodejs-order-book (S1–S5, ec-steady, ec-steady-stp), the exchange-core mirror and memory;
+each engine's passes run in one process together and again in child processes of their own (isolated).
 ${COMMON}
+  --no-isolated  skip the child-process passes
   --only=…    run only the named scenarios (default: all)
 Figures and method: README.md (Benchmarks, Order book).
 `,

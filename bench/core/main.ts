@@ -26,17 +26,20 @@
  *   exchange-core single-book figure (5M ops/s, Xeon X5690, Java, see the reference row) is printed alongside.
  * - `memory-1m-resting` and `memory-steady-3m` (memory.ts).
  *
+ * Isolated rows (isolated.ts): every side-by-side scenario and ec-mirror also run each engine in child processes
+ * of their own (two per engine, alternating, the same stream and warm-up, half the passes each), reported beside
+ * the in-process figures as `isolated_ops_per_sec` / `isolated_speedup`; `--no-isolated` skips them.
+ *
  * Output: a table (stdout), or with `--json` exactly one JSON array on stdout and everything else on stderr.
- * `--quick`: smaller counts and fewer passes (well under 30 s). `--only=name,…` runs the named scenarios.
+ * `--quick`: smaller counts and fewer passes (well under a minute). `--only=name,…` runs the named scenarios.
  */
-import { defineMarket } from '../../src/core/market.js';
-import type { OrderBook } from '../../src/core/matching/order-book.js';
-import { generateEc, type EcResult } from './ec-generator.js';
-import { type EngineDriver, type PairResult, gcNow, hasGc, latencyPass, median, runSideBySide, timePass, timerOverheadNs } from './measure.js';
+import { type EcResult, generateEc } from './ec-generator.js';
+import { PAIR_NAMES, SEED, benchConfig, market, oursDriver, pairScenario } from './drivers.js';
+import { EC_MIRROR, type IsolatedOutcome, runIsolated } from './isolated.js';
+import { type PairResult, gcNow, hasGc, latencyPass, median, runSideBySide, timePass, timerOverheadNs } from './measure.js';
 import { oursRestingMemory, oursSteadyMemory, peerRestingMemory, restingStream } from './memory.js';
-import { nobScenarios } from './nob-scenarios.js';
-import { type MoveSemantics, OURS_IMPL, OursRunner, createBook, l2Ours } from './ours-adapter.js';
-import { type PeerMoveSemantics, PeerRunner, createPeerBook, l2Peer } from './peer-adapter.js';
+import { OURS_IMPL, type OursRunner } from './ours-adapter.js';
+import type { PeerRunner } from './peer-adapter.js';
 import { type CommandStream, KIND_NAMES, type Kind, kindCounts } from './stream.js';
 import { machineInfo, machineLines } from '../machine.js';
 import { BENCH_USAGE, exitWithUsage } from '../help.js';
@@ -46,17 +49,15 @@ exitWithUsage(BENCH_USAGE.core);
 const args = process.argv.slice(2);
 const JSON_OUT = args.includes('--json');
 const QUICK = args.includes('--quick');
+const ISOLATED = !args.includes('--no-isolated');
 const ONLY = args.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',') ?? null;
-const SEED = 1;
 
-const CFG = QUICK
-  ? { warmup: 1, passes: 3, ecCommands: 50_000, pairCommands: 50_000, pairWarmup: 1, pairPasses: 3, resting: 50_000 }
-  : { warmup: 3, passes: 10, ecCommands: 3_000_000, pairCommands: 1_000_000, pairWarmup: 2, pairPasses: 6, resting: 1_000_000 };
+const CFG = benchConfig(QUICK);
+/** Child processes per engine in the isolated rows; each runs half the in-process passes after the same warm-up. */
+const ISOLATED_CHILDREN = 2;
 
 const EC_REFERENCE_OPS = 5_000_000;
 const EC_REFERENCE = 'exchange-core README: single order book, 5M ops/s, Intel Xeon X5690 (2011), Java 8, matching + risk';
-
-const market = defineMarket({ id: 'BENCH_USD', base: 'BENCH', quote: 'USD', precision: 0, amount_precision: 0 });
 
 const START = Date.now();
 const log = (line: string): void => {
@@ -77,32 +78,8 @@ interface Row {
 
 const rows: Row[] = [];
 
-function oursDriver(s: CommandStream, semantics: MoveSemantics): EngineDriver<OrderBook> & { runner: OursRunner } {
-  const runner = new OursRunner(s, semantics);
-  return {
-    engine: 'ringmatch', runner,
-    fresh: () => createBook(market),
-    prefill: (b) => { runner.run(b, 0, s.prefill); },
-    run: (b) => runner.run(b, s.prefill, s.length),
-    runTimed: (b, rec) => runner.runTimed(b, s.prefill, s.length, rec),
-    l2: (b) => { const l = l2Ours(b); return `${l.bids}|${l.asks}`; },
-  };
-}
-
-function peerDriver(s: CommandStream, semantics: PeerMoveSemantics): EngineDriver<ReturnType<typeof createPeerBook>> & { runner: PeerRunner } {
-  const runner = new PeerRunner(s, semantics);
-  return {
-    engine: 'nodejs-order-book', runner,
-    fresh: createPeerBook,
-    prefill: (b) => { runner.run(b, 0, s.prefill); },
-    run: (b) => runner.run(b, s.prefill, s.length),
-    runTimed: (b, rec) => runner.runTimed(b, s.prefill, s.length, rec),
-    l2: (b) => { const l = l2Peer(b); return `${l.bids}|${l.asks}`; },
-  };
-}
-
 function pairRows(scenario: string, s: CommandStream, reps: number, res: PairResult, ours: OursRunner, peer: PeerRunner,
-  warmup: number, passes: number, extra: Record<string, unknown>): void {
+  warmup: number, passes: number, extra: Record<string, unknown>, iso: [Record<string, unknown>, Record<string, unknown>]): void {
   const [o, p] = res.outcomes;
   if (o === undefined || p === undefined) return;
   if (!res.booksMatch) log(`WARNING ${scenario}: books do not match (${res.mismatch})`);
@@ -112,28 +89,17 @@ function pairRows(scenario: string, s: CommandStream, reps: number, res: PairRes
     scenario, engine: 'ringmatch', impl: OURS_IMPL, ops_per_sec: Math.round(o.opsPerSec),
     p50_ns: o.latency.p50, p99_ns: o.latency.p99, p999_ns: o.latency.p999, max_ns: o.latency.max,
     trades: o.fills, speedup: round2(o.opsPerSec / p.opsPerSec), rejected: ours.rejected,
-    pass_ops: o.passOps.map(Math.round), ...common,
+    pass_ops: o.passOps.map(Math.round), ...common, ...iso[0],
   });
   rows.push({
     scenario, engine: 'nodejs-order-book', impl: 'nodejs-order-book@10.1.1', ops_per_sec: Math.round(p.opsPerSec),
     p50_ns: p.latency.p50, p99_ns: p.latency.p99, p999_ns: p.latency.p999, max_ns: p.latency.max,
-    trades: p.fills, speedup: 1, peer_errors: peer.errors, pass_ops: p.passOps.map(Math.round), ...common,
+    trades: p.fills, speedup: 1, peer_errors: peer.errors, pass_ops: p.passOps.map(Math.round), ...common, ...iso[1],
   });
   if (res.booksMatch && ours.rejected > 0) log(`note ${scenario}: ${ours.rejected} commands rejected by ringmatch over all passes`);
 }
 
 const round2 = (x: number): number => Math.round(x * 100) / 100;
-
-function runNob(): void {
-  for (const sc of nobScenarios(QUICK, SEED)) {
-    if (!wanted(sc.name)) continue;
-    log(`${sc.name}: ${sc.title}, ${sc.stream.length} commands × ${sc.reps} books per pass`);
-    const ours = oursDriver(sc.stream, 'native');
-    const peer = peerDriver(sc.stream, 'modify');
-    const res = runSideBySide([ours, peer], sc.stream.length, sc.reps, CFG.warmup, CFG.passes, log);
-    pairRows(sc.name, sc.stream, sc.reps, res, ours.runner, peer.runner, CFG.warmup, CFG.passes, { title: sc.title });
-  }
-}
 
 function mixLine(g: EcResult): Record<string, unknown> {
   const s = g.stream;
@@ -149,26 +115,46 @@ function mixLine(g: EcResult): Record<string, unknown> {
   return { mix_pct: mix, traded_pct: round2((g.tradedCommands / n) * 100), start_price: g.startPrice };
 }
 
-function runEcPair(name: string, stp: boolean): void {
-  if (!wanted(name)) return;
-  log(`${name}: generating ${CFG.pairCommands} commands (exchange-core rules, cancel-and-replace semantics${stp ? ', STP' : ''})…`);
-  const g = generateEc(market, { seed: SEED, commands: CFG.pairCommands, targetOrders: 1000, users: 1000, semantics: 'replace', stp });
-  const extra = mixLine(g);
-  const ours = oursDriver(g.stream, 'replace');
-  const peer = peerDriver(g.stream, stp ? 'replace' : 'modify');
-  const res = runSideBySide([ours, peer], g.stream.length - g.stream.prefill, 1, CFG.pairWarmup, CFG.pairPasses, log);
-  const check = ours.fresh();
-  ours.prefill(check);
-  ours.run(check);
-  const refL2 = `${g.referenceL2.bids}|${g.referenceL2.asks}`;
-  if (ours.l2(check) !== refL2) {
-    res.booksMatch = false;
-    res.mismatch ||= 'ringmatch final L2 differs from the generator reference book';
-  }
-  pairRows(name, g.stream, 1, res, ours.runner, peer.runner, CFG.pairWarmup, CFG.pairPasses, extra);
+/** Fields of the isolated figures on a pair's two rows (isolated.ts); the books must match across processes too. */
+function isolatedFields(iso: Map<string, IsolatedOutcome>): [Record<string, unknown>, Record<string, unknown>] {
+  const o = iso.get('ringmatch')!;
+  const p = iso.get('nodejs-order-book')!;
+  const match = o.l2Hash === p.l2Hash && o.fills === p.fills;
+  const common = { isolated_books_match: match, isolated_children: ISOLATED_CHILDREN };
+  return [
+    { isolated_ops_per_sec: Math.round(o.opsPerSec), isolated_pass_ops: o.passOps.map(Math.round), isolated_speedup: round2(o.opsPerSec / p.opsPerSec), ...common },
+    { isolated_ops_per_sec: Math.round(p.opsPerSec), isolated_pass_ops: p.passOps.map(Math.round), isolated_speedup: 1, ...common },
+  ];
 }
 
-function runEcMirror(): EcResult | null {
+async function runPairs(): Promise<void> {
+  for (const name of PAIR_NAMES) {
+    if (!wanted(name)) continue;
+    const sc = pairScenario(name, QUICK);
+    log(`${name}: ${sc.title}, ${sc.stream.length} commands × ${sc.reps} books per pass`);
+    const extra: Record<string, unknown> = sc.ec !== undefined ? mixLine(sc.ec) : { title: sc.title };
+    const res = runSideBySide([sc.ours, sc.peer], sc.opsPerRep, sc.reps, sc.warmup, sc.passes, log);
+    if (sc.ec !== undefined) {
+      const check = sc.ours.fresh();
+      sc.ours.prefill(check);
+      sc.ours.run(check);
+      if (sc.ours.l2(check) !== `${sc.ec.referenceL2.bids}|${sc.ec.referenceL2.asks}`) {
+        res.booksMatch = false;
+        res.mismatch ||= 'ringmatch final L2 differs from the generator reference book';
+      }
+    }
+    let iso: [Record<string, unknown>, Record<string, unknown>] = [{}, {}];
+    if (ISOLATED) {
+      const out = await runIsolated(name, ['ringmatch', 'nodejs-order-book'], sc.warmup, Math.ceil(sc.passes / ISOLATED_CHILDREN),
+        ISOLATED_CHILDREN, QUICK, log);
+      iso = isolatedFields(out);
+      if (iso[0].isolated_books_match !== true) log(`WARNING ${name}: isolated passes ended with different books`);
+    }
+    pairRows(name, sc.stream, sc.reps, res, sc.ours.runner, sc.peer.runner, sc.warmup, sc.passes, extra, iso);
+  }
+}
+
+async function runEcMirror(): Promise<EcResult | null> {
   if (!wanted('ec-mirror') && !wanted('memory-steady')) return null;
   log(`ec-mirror: generating ${CFG.ecCommands} commands (exchange-core rules, seed ${SEED}, native amend semantics)…`);
   const g = generateEc(market, { seed: SEED, commands: CFG.ecCommands, targetOrders: 1000, users: 1000, semantics: 'native', stp: false });
@@ -200,13 +186,21 @@ function runEcMirror(): EcResult | null {
   gcNow();
   const lat = latencyPass(d);
   const opsPerSec = median(ops);
+  let iso: Record<string, unknown> = {};
+  if (ISOLATED) {
+    const out = (await runIsolated(EC_MIRROR, ['ringmatch'], CFG.warmup, Math.ceil(CFG.passes / ISOLATED_CHILDREN), ISOLATED_CHILDREN, QUICK, log)).get('ringmatch')!;
+    const same = out.fills === fills;
+    if (!same) selfCheck = false;
+    iso = { isolated_ops_per_sec: Math.round(out.opsPerSec), isolated_pass_ops: out.passOps.map(Math.round), isolated_children: ISOLATED_CHILDREN,
+      isolated_vs_reference: round2(out.opsPerSec / EC_REFERENCE_OPS) };
+  }
   rows.push({
     scenario: 'ec-mirror', engine: 'ringmatch', impl: OURS_IMPL, ops_per_sec: Math.round(opsPerSec),
     p50_ns: lat.p50, p99_ns: lat.p99, p999_ns: lat.p999, max_ns: lat.max, books_match: selfCheck,
     commands: g.stream.length - g.stream.prefill, prefill: g.stream.prefill, warmup: CFG.warmup, passes: CFG.passes,
     trades: fills, rejected: d.runner.rejected, pass_ops: ops.map(Math.round),
     reference_ops_per_sec: EC_REFERENCE_OPS, reference: EC_REFERENCE, vs_reference: round2(opsPerSec / EC_REFERENCE_OPS),
-    ...extra,
+    ...extra, ...iso,
   });
   return g;
 }
@@ -250,7 +244,7 @@ function fmtNum(x: unknown): string {
 }
 
 function table(): string {
-  const head = ['scenario', 'engine', 'ops/s', 'p50 ns', 'p99 ns', 'p99.9 ns', 'speedup', 'trades', 'books', 'notes'];
+  const head = ['scenario', 'engine', 'ops/s', 'isolated ops/s', 'p50 ns', 'p99 ns', 'p99.9 ns', 'speedup', 'isolated', 'trades', 'books', 'notes'];
   const body = rows.map((r) => {
     let notes = '';
     if (typeof r.bytes_per_order === 'number') notes = `${r.bytes_per_order} B/order (empty book ${fmtNum(r.empty_book_bytes)} B)`;
@@ -259,12 +253,13 @@ function table(): string {
         + `${String(r.gc_events_during_run)} GCs during run`;
     }
     if (r.scenario === 'ec-mirror') notes = `exchange-core published: ${fmtNum(r.reference_ops_per_sec)} ops/s (X5690, Java)`;
-    return [r.scenario, r.engine, fmtNum(r.ops_per_sec), fmtNum(r.p50_ns), fmtNum(r.p99_ns), fmtNum(r.p999_ns),
-      typeof r.speedup === 'number' && r.engine === 'ringmatch' ? `${r.speedup}×` : '', fmtNum(r.trades),
-      r.books_match ? 'ok' : 'MISMATCH', notes];
+    const ours = r.engine === 'ringmatch';
+    return [r.scenario, r.engine, fmtNum(r.ops_per_sec), fmtNum(r.isolated_ops_per_sec), fmtNum(r.p50_ns), fmtNum(r.p99_ns), fmtNum(r.p999_ns),
+      typeof r.speedup === 'number' && ours ? `${r.speedup}×` : '', typeof r.isolated_speedup === 'number' && ours ? `${r.isolated_speedup}×` : '',
+      fmtNum(r.trades), r.books_match && r.isolated_books_match !== false ? 'ok' : 'MISMATCH', notes];
   });
   const widths = head.map((h, c) => Math.max(h.length, ...body.map((b) => b[c]!.length)));
-  const line = (cells: string[]): string => cells.map((x, c) => (c >= 2 && c <= 7 ? x.padStart(widths[c]!) : x.padEnd(widths[c]!))).join('  ').trimEnd();
+  const line = (cells: string[]): string => cells.map((x, c) => (c >= 2 && c <= 9 ? x.padStart(widths[c]!) : x.padEnd(widths[c]!))).join('  ').trimEnd();
   return [line(head), line(widths.map((w) => '-'.repeat(w))), ...body.map(line)].join('\n');
 }
 
@@ -275,10 +270,8 @@ async function main(): Promise<void> {
   const timerNs = timerOverheadNs();
   log(`timer: one hrtime.bigint() pair costs ~${timerNs.toFixed(0)} ns (included in every latency sample)`);
   const t0 = Date.now();
-  runNob();
-  runEcPair('ec-steady', false);
-  runEcPair('ec-steady-stp', true);
-  const ec = runEcMirror();
+  await runPairs();
+  const ec = await runEcMirror();
   await runMemory(ec);
   const seconds = (Date.now() - t0) / 1000;
   log(`done in ${seconds.toFixed(1)} s`);
