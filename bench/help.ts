@@ -41,11 +41,13 @@ ${COMMON}
   --dir PATH  the file system to measure (default: the OS temp dir; fsync means little on tmpfs)
 Figures and method: README.md (Benchmarks, Engine).
 `,
-  http: `usage: npm run bench:http -- [--json] [--quick] [--connections=N]
+  http: `usage: npm run bench:http -- [--json] [--quick] [--connections=N] [--profile=DIR]
 
-Signed order placement and the public book over HTTP, beside a bare uWebSockets.js server.
+Signed order placement and the public book over HTTP, beside a bare uWebSockets.js server; every row carries the
+server's CPU per request and its GC pauses.
 ${COMMON}
   --connections=N  load generator connections (default 32)
+  --profile=DIR    run the inline simulator under --cpu-prof into DIR and print where its CPU went
 Figures and method: README.md (Benchmarks, HTTP front).
 `,
   ws: `usage: npm run bench:ws -- [--json] [--quick] [--subscribers=N] [--clients=K] [--rates=a,b,max] [--runner=threaded|inline]

@@ -2,10 +2,14 @@
  * The reference: a bare uWebSockets.js hello-world, listening as the simulator does (`App()`, 127.0.0.1, an
  * ephemeral port). `GET`/`DELETE` answer "Hello World!" at once; a request with a body answers the same once
  * the body has been read, so the benchmark's signed order requests can be replayed against it byte for byte.
- * Run as a child of http.bench.ts: reports its port over IPC and exits when the channel closes.
+ * Run as a child of http.bench.ts: reports its port over IPC, answers usage requests (server-usage.ts) and exits
+ * when the channel closes.
  */
 import { App, us_socket_local_port } from 'uWebSockets.js';
 import type { FromServer } from './protocol.js';
+import { serveUsage } from './server-usage.js';
+
+serveUsage();
 
 const app = App();
 app.any('/*', (res, req) => {

@@ -26,6 +26,9 @@
  *
  * Output: a table (stdout), or with `--json` exactly one JSON array of rows on stdout, logs on stderr.
  * `--quick`: 3 s phases (about 35 s in all); full: 10 s phases. `--connections=N` (default 32).
+ * Every row also carries the server's CPU per request (user and kernel, closed loop) and its GC count and pauses
+ * (server-usage.ts). `--profile=DIR` runs the inline journal-off simulator under `--cpu-prof` and logs where its
+ * CPU went by area (profile-summary.ts).
  */
 import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
@@ -33,16 +36,21 @@ import { fileURLToPath } from 'node:url';
 import { nextMessage, PIN, startChild, stopChild as stop } from '../children.js';
 import { machineInfo, machineLines } from '../machine.js';
 
-const start = (file: string, cpu: number, ...args: string[]): ChildProcess => startChild(path.join(HERE, file), String(cpu), args, ['--expose-gc']);
+const start = (file: string, cpu: number, args: string[] = [], flags: string[] = []): ChildProcess =>
+  startChild(path.join(HERE, file), String(cpu), args, ['--expose-gc', ...flags]);
 import { BENCH_KEYS, type FromGenerator, type FromServer, type PhaseResult, type PhaseSpec, type ToGenerator,
   type Workload } from './protocol.js';
 import { BENCH_USAGE, exitWithUsage } from '../help.js';
+import { summarizeProfile } from './profile-summary.js';
+import type { UsageReport, UsageRequest } from './server-usage.js';
 
 exitWithUsage(BENCH_USAGE.http);
 
 const args = process.argv.slice(2);
 const JSON_OUT = args.includes('--json');
 const QUICK = args.includes('--quick');
+/** `--profile=DIR`: the inline, journal-off simulator runs under `--cpu-prof` into DIR; its summary is logged at the end. */
+const PROFILE_DIR = args.find((a) => a.startsWith('--profile='))?.slice('--profile='.length);
 const CONNECTIONS = Number(args.find((a) => a.startsWith('--connections='))?.slice('--connections='.length) ?? 32);
 const WARMUP_S = QUICK ? 0.5 : 1;
 const DURATION_S = QUICK ? 3 : 10;
@@ -82,8 +90,19 @@ interface Row {
   place_p99_us?: number;
   cancel_p99_us?: number;
   send_lag_p99_us?: number;
+  /** Server CPU per request in the closed phase (µs; warm-up included, over requests at the measured rate). */
+  cpu_user_us_per_req: number;
+  cpu_system_us_per_req: number;
+  /** GCs in the server during the closed phase and during the open phase at half load (pauses in ms). */
+  closed_gc_count: number;
+  closed_gc_pause_p99_ms: number;
+  open_gc_count: number;
+  open_gc_pause_p99_ms: number;
+  open_gc_pause_max_ms: number;
   machine: ReturnType<typeof machineInfo>;
 }
+
+const round1 = (x: number): number => Math.round(x * 10) / 10;
 
 function fmt(n: number | undefined, digits = 0): string {
   if (n === undefined || Number.isNaN(n)) return '';
@@ -92,10 +111,11 @@ function fmt(n: number | undefined, digits = 0): string {
 
 function table(rows: readonly Row[]): string {
   const head = ['scenario', 'server', 'conns', 'max req/s', 'vs bare', 'open req/s', 'p50 µs', 'p99 µs', 'p99.9 µs',
-    'place p99', 'cancel p99', 'errors'];
+    'place p99', 'cancel p99', 'cpu µs/req usr+sys', 'GCs open', 'GC p99 ms', 'errors'];
   const body = rows.map((r) => [r.scenario, r.server, String(r.connections), fmt(r.requests_per_sec),
     r.ratio_to_bare === undefined ? '' : `${fmt(r.ratio_to_bare * 100, 1)} %`, fmt(r.open_loop_rate), fmt(r.p50_us),
-    fmt(r.p99_us), fmt(r.p999_us), fmt(r.place_p99_us), fmt(r.cancel_p99_us), String(r.errors)]);
+    fmt(r.p99_us), fmt(r.p999_us), fmt(r.place_p99_us), fmt(r.cancel_p99_us),
+    `${fmt(r.cpu_user_us_per_req, 1)}+${fmt(r.cpu_system_us_per_req, 1)}`, String(r.open_gc_count), fmt(r.open_gc_pause_p99_ms, 2), String(r.errors)]);
   const widths = head.map((h, c) => Math.max(h.length, ...body.map((b) => b[c]!.length)));
   const line = (cells: string[]): string => cells.map((x, c) => (c >= 2 ? x.padStart(widths[c]!) : x.padEnd(widths[c]!))).join('  ').trimEnd();
   return [line(head), line(widths.map((w) => '-'.repeat(w))), ...body.map(line)].join('\n');
@@ -107,10 +127,10 @@ async function main(): Promise<void> {
     + `${PIN ? '; servers pinned to CPU 0, load generator to CPU 1' : '; no CPU pinning'}\n${machineLines(machine)}`;
   log(header);
   const bare = start('bare-server.ts', 0);
-  const sim = start('sim-server.ts', 0, 'inline');
-  const simThreaded = start('sim-server.ts', 0, 'threaded');
-  const simJournal = start('sim-server.ts', 0, 'inline', 'journal');
-  const simThreadedJournal = start('sim-server.ts', 0, 'threaded', 'journal');
+  const sim = start('sim-server.ts', 0, ['inline'], PROFILE_DIR === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`]);
+  const simThreaded = start('sim-server.ts', 0, ['threaded']);
+  const simJournal = start('sim-server.ts', 0, ['inline', 'journal']);
+  const simThreadedJournal = start('sim-server.ts', 0, ['threaded', 'journal']);
   const gen = start('load-generator.ts', 1);
   const children = [bare, sim, simThreaded, simJournal, simThreadedJournal, gen];
   try {
@@ -127,7 +147,18 @@ async function main(): Promise<void> {
     log(`bare uWebSockets.js on 127.0.0.1:${port['bare-uws']}, ringmatch (inline) on 127.0.0.1:${port.ringmatch}, `
       + `ringmatch (threaded) on 127.0.0.1:${port['ringmatch-threaded']}`);
 
+    const child: Record<ServerName, ChildProcess> = { 'bare-uws': bare, ringmatch: sim, 'ringmatch-threaded': simThreaded,
+      'ringmatch-journal': simJournal, 'ringmatch-threaded-journal': simThreadedJournal };
+    /** The server's CPU and GC over one phase (warm-up included). */
+    const usage = new Map<PhaseResult, UsageReport>();
     const phase = async (server: ServerName, workload: Workload, mode: 'closed' | 'open', rate?: number): Promise<PhaseResult> => {
+      child[server].send({ type: 'usage-reset' } satisfies UsageRequest);
+      const result = await runPhase(server, workload, mode, rate);
+      child[server].send({ type: 'usage-read' } satisfies UsageRequest);
+      usage.set(result, await nextMessage<UsageReport>(child[server], `${server} usage`, 10_000, (m) => m.type === 'usage'));
+      return result;
+    };
+    const runPhase = async (server: ServerName, workload: Workload, mode: 'closed' | 'open', rate?: number): Promise<PhaseResult> => {
       const spec: PhaseSpec = { port: port[server], workload, connections: CONNECTIONS, mode, rate,
         warmupS: WARMUP_S, durationS: DURATION_S, maxRequests: Math.ceil(MAX_RATE * (WARMUP_S + DURATION_S)) };
       const msg: ToGenerator = { type: 'phase', spec };
@@ -169,6 +200,10 @@ async function main(): Promise<void> {
       const cl = closed[i]!;
       const op = open[i]!;
       const ours = c.server !== 'bare-uws';
+      const cu = usage.get(cl)!;
+      const ou = usage.get(op)!;
+      /** Requests the server answered in the closed phase, warm-up included (at the measured rate). */
+      const served = cl.requests_per_sec * (WARMUP_S + DURATION_S);
       return {
         scenario: c.scenario, server: c.server, requests_per_sec: cl.requests_per_sec,
         p50_us: op.latency.p50_us, p99_us: op.latency.p99_us, p999_us: op.latency.p999_us,
@@ -178,6 +213,9 @@ async function main(): Promise<void> {
         open_loop_rate: Math.round(ourMax(c) / 2), errors: cl.errors + op.errors, closed_p99_us: cl.latency.p99_us,
         ...(op.by_type === undefined ? {} : { place_p99_us: op.by_type.place!.p99_us, cancel_p99_us: op.by_type.cancel!.p99_us }),
         ...(op.send_lag_p99_us === undefined ? {} : { send_lag_p99_us: op.send_lag_p99_us }),
+        cpu_user_us_per_req: round1(cu.user_us / served), cpu_system_us_per_req: round1(cu.system_us / served),
+        closed_gc_count: cu.gc_count, closed_gc_pause_p99_ms: cu.gc_pause_p99_ms,
+        open_gc_count: ou.gc_count, open_gc_pause_p99_ms: ou.gc_pause_p99_ms, open_gc_pause_max_ms: ou.gc_pause_max_ms,
         machine,
       };
     });
@@ -194,6 +232,8 @@ async function main(): Promise<void> {
       `        (same request bytes against the bare server: ${fmt(bareOrders)} req/s; ours ${fmt(ordersRow.ratio_to_bare_same_requests! * 100, 1)} % of it)`,
       `target: p99 < ${P99_TARGET_US / 1000} ms at half our maximum (${fmt(ordersRow.open_loop_rate)} req/s open loop): `
         + `${fmt(ordersRow.p99_us)} µs: ${verdict(ordersRow.p99_us < P99_TARGET_US)}`,
+      `target: no GC pause over 1 ms at half load (open loop), signed orders, inline: ${ordersRow.open_gc_count} GCs, `
+        + `p99 ${fmt(ordersRow.open_gc_pause_p99_ms, 2)} ms, max ${fmt(ordersRow.open_gc_pause_max_ms, 2)} ms: ${verdict(ordersRow.open_gc_pause_max_ms <= 1)}`,
       `target: signed orders with the journal on (fsync batch, group commit) ≥ ${JOURNAL_TARGET * 100} % of the journal-off rate: `
         + `inline ${journalShare('ringmatch-journal', 'ringmatch')}; threaded ${journalShare('ringmatch-threaded-journal', 'ringmatch-threaded')}`,
       'columns: max req/s closed loop; p50/p99/p99.9 open loop at "open req/s", from scheduled send time; vs bare = max req/s / bare hello max req/s',
@@ -209,8 +249,10 @@ async function main(): Promise<void> {
     log(`done in ${((Date.now() - START) / 1000).toFixed(1)} s`);
   } finally {
     if (gen.connected) gen.send({ type: 'exit' } satisfies ToGenerator);
-    await Promise.all(children.map(stop));
+    /** Writing a profile of the whole run takes seconds; the profiled server gets a minute before SIGKILL. */
+    await Promise.all(children.map((c) => stop(c, c === sim && PROFILE_DIR !== undefined ? 60_000 : 5000)));
   }
+  if (PROFILE_DIR !== undefined) log(`CPU profile of the inline simulator (all its phases):\n${summarizeProfile(PROFILE_DIR)}`);
 }
 
 await main();

@@ -4,7 +4,8 @@
  * argument: `inline`, or `threaded` (the simulator's default: one shard worker, a thread of this process). A
  * second argument `journal` journals every command to a file in a temporary directory with the default policy
  * (fsync batch, group commit: every reply waits for its fdatasync; snapshots on their defaults), removed on exit.
- * Run as a child of http.bench.ts: reports its port over IPC and closes when the channel closes.
+ * Run as a child of http.bench.ts: reports its port over IPC, answers usage requests (server-usage.ts) and closes
+ * when the channel closes.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +13,9 @@ import { join } from 'node:path';
 import { startSimulator } from '../../src/main.js';
 import type { SimulatorConfig } from '../../src/sim/config-file.js';
 import { BENCH_KEYS, type FromServer } from './protocol.js';
+import { serveUsage } from './server-usage.js';
+
+serveUsage();
 
 let config: SimulatorConfig = {
   currency_pairs: [
