@@ -10,9 +10,18 @@ import os from 'node:os';
 /** Whether `startChild` pins (taskset present, at least two cores). */
 export const PIN = existsSync('/usr/bin/taskset') && os.cpus().length >= 2;
 
-/** Runs `file` (a TypeScript entry) with `args`; `cpus` is a taskset list ("0", "1-3") used when PIN. */
+/**
+ * The command that runs a TypeScript entry: its compiled sibling (`x.js` beside `x.ts` under dist/, see
+ * scripts/ensure-build.mjs) with plain node when there is one, else the source under tsx.
+ */
+export function nodeCommand(file: string, args: readonly string[] = [], nodeFlags: readonly string[] = []): string[] {
+  const js = file.replace(/\.ts$/, '.js');
+  return js !== file && existsSync(js) ? [process.execPath, ...nodeFlags, js, ...args] : [process.execPath, ...nodeFlags, '--import', 'tsx', file, ...args];
+}
+
+/** Runs `file` (a TypeScript entry, compiled where built) with `args`; `cpus` is a taskset list ("0", "1-3") used when PIN. */
 export function startChild(file: string, cpus: string, args: readonly string[] = [], nodeFlags: readonly string[] = []): ChildProcess {
-  const node = [process.execPath, ...nodeFlags, '--import', 'tsx', file, ...args];
+  const node = nodeCommand(file, args, nodeFlags);
   const [cmd, ...rest] = PIN ? ['/usr/bin/taskset', '-c', cpus, ...node] : node;
   return spawn(cmd!, rest, { stdio: ['ignore', 2, 2, 'ipc'] });
 }

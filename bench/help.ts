@@ -50,6 +50,14 @@ ${COMMON}
   --profile=DIR    run the inline simulator under --cpu-prof into DIR and print where its CPU went
 Figures and method: README.md (Benchmarks, HTTP front).
 `,
+  handler: `usage: npm run bench:handler -- [--requests=N]
+
+The HTTP front's request handler driven in-process (no sockets) with the bench:http order workload: CPU per
+request, GC, bytes allocated per request by function, uWebSockets.js calls per request.
+  --requests=N  signed requests in the timed pass (default 200000)
+  --help, -h    this text
+Figures and method: README.md (Benchmarks, HTTP front).
+`,
   ws: `usage: npm run bench:ws -- [--json] [--quick] [--subscribers=N] [--clients=K] [--rates=a,b,max] [--runner=threaded|inline]
 
 WebSocket fan-out of one busy market to many subscribers, beside bare uWebSockets.js.

@@ -63,6 +63,7 @@ describe('--help of the benchmarks', () => {
     ['bench/engine/journal.bench.ts', 'npm run bench:journal --', '--dir PATH'],
     ['bench/api/http.bench.ts', 'npm run bench:http --', '--connections=N'],
     ['bench/api/ws.bench.ts', 'npm run bench:ws --', '--subscribers=N'],
+    ['bench/api/handler-drive.ts', 'npm run bench:handler --', '--requests=N'],
     ['bench/backtest/replay.bench.ts', 'npm run bench:replay --', 'docs/replay.md'],
   ])('%s --help prints its usage and exits 0 before any work', async (script, usage, flag) => {
     const r = await run(script, ['--help']);

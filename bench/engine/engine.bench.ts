@@ -78,6 +78,7 @@ import { LatencyRecorder, type Percentiles, gcNow, hasGc, median } from '../core
 import { KIND_NAMES, type Kind } from '../core/stream.js';
 import { buildEngineStream, buildFuturesEngineStream, ecDefinition, ecFuturesDefinition, type EngineStream } from './ec-engine-stream.js';
 import { machineInfo } from '../machine.js';
+import { nodeCommand } from '../children.js';
 import { BENCH_USAGE, exitWithUsage } from '../help.js';
 
 exitWithUsage(BENCH_USAGE.engine);
@@ -454,7 +455,8 @@ async function runRecovery(g: EcResult): Promise<void> {
 
 async function runRing(): Promise<void> {
   const script = fileURLToPath(new URL('./ring.bench.ts', import.meta.url));
-  const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', script, '--json', ...(QUICK ? ['--quick'] : [])], {
+  const [cmd, ...cmdArgs] = nodeCommand(script, ['--json', ...(QUICK ? ['--quick'] : [])], ['--expose-gc']);
+  const child = spawn(cmd!, cmdArgs, {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let text = '';

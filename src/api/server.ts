@@ -105,6 +105,8 @@ export interface Server {
   readonly host: string;
   readonly router: Router;
   readonly deps: ApiDeps;
+  /** The request handler the app serves (HttpHandler.onRequest), for in-process drivers such as benchmarks. */
+  readonly onRequest: HttpHandler['onRequest'];
 }
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
@@ -358,6 +360,7 @@ export function createServer(options: ServerOptions): Server {
     router,
     deps,
     host,
+    onRequest,
     get port() { return port; },
     listen(): Promise<number> {
       const want = options.port ?? 8080;

@@ -1,0 +1,52 @@
+// Makes sure dist/ holds the JavaScript of src/, bench/ and soak/, transpiling them with esbuild (file by file,
+// no bundling, ES2022 modules, source maps) when it does not, so `npm start`, `npm run replay` and the
+// benchmarks run plain JavaScript. Types are checked by `npm run typecheck`, not here: this takes about a second.
+//
+// Why not tsx at run time: tsx transpiles with esbuild's keep-names option, so every closure a function creates
+// goes through a helper call and an Object.defineProperty; on the HTTP front that is about a third of the CPU
+// of a signed order request (README, HTTP front). Tests keep running from the TypeScript sources (vitest).
+//
+// dist/ is current when dist/.ringmatch-build holds the fingerprint of the sources: every .ts file's path,
+// size and modification time under src/, bench/ and soak/, plus tsconfig.json and package-lock.json. An edit,
+// a checkout or an added or removed file changes it. Run from the package root (after ensure-deps).
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+const ROOTS = ['src', 'bench', 'soak'];
+const FILES = ['tsconfig.json', 'package-lock.json'];
+const STAMP = 'dist/.ringmatch-build';
+
+function walk(dir, out) {
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) walk(p, out);
+    else if (p.endsWith('.ts')) out.push(p);
+  }
+  return out;
+}
+
+const files = [...ROOTS.flatMap((r) => walk(r, [])).sort(), ...FILES];
+const h = createHash('sha256');
+for (const f of files) {
+  const s = statSync(f);
+  h.update(`${f}\0${s.size}\0${s.mtimeMs}\n`);
+}
+const fingerprint = h.digest('hex');
+if (existsSync(STAMP) && readFileSync(STAMP, 'utf8').trim() === fingerprint) process.exit(0);
+
+const t0 = Date.now();
+// A stale dist/ may hold files of sources that no longer exist; start clean.
+rmSync('dist', { recursive: true, force: true });
+const { build } = await import('esbuild');
+try {
+  await build({
+    entryPoints: files.filter((f) => f.endsWith('.ts')), outdir: 'dist', outbase: '.', format: 'esm', platform: 'node',
+    target: 'node20', sourcemap: true, bundle: false, logLevel: 'warning',
+  });
+} catch {
+  process.stderr.write('ringmatch: transpiling to dist/ failed (see above)\n');
+  process.exit(1);
+}
+writeFileSync(STAMP, `${fingerprint}\n`);
+process.stderr.write(`ringmatch: transpiled ${files.length - FILES.length} files to dist/ in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
