@@ -50,11 +50,12 @@ ${COMMON}
   --profile=DIR    run the inline simulator under --cpu-prof into DIR and print where its CPU went
 Figures and method: README.md (Benchmarks, HTTP front).
 `,
-  handler: `usage: npm run bench:handler -- [--requests=N]
+  handler: `usage: npm run bench:handler -- [--requests=N] [--no-allocations]
 
 The HTTP front's request handler driven in-process (no sockets) with the bench:http order workload: CPU per
 request, GC, bytes allocated per request by function, uWebSockets.js calls per request.
   --requests=N  signed requests in the timed pass (default 200000)
+  --no-allocations  skip the allocation pass (sampling heap profiler)
   --help, -h    this text
 Figures and method: README.md (Benchmarks, HTTP front).
 `,

@@ -7,9 +7,11 @@
  * `--help` (or `-h`) with any command prints its usage and exits 0. The user's mistakes (bad flags, config,
  * files, a port in use) print one line `ringmatch: …` and exit 1; only a fault of ours prints a stack.
  */
+import os from 'node:os';
 import { fileErrorMessage, SERVE_HELP, START_HELP, wantsHelp } from './cli-usage.js';
 import { ConfigError } from './core/invariant.js';
 import { startSimulator } from './main.js';
+import { resolveRunner } from './sim/runner-choice.js';
 import { loadConfigFile, type SimulatorConfig } from './sim/config-file.js';
 import { DEMO_CONFIG } from './sim/demo.js';
 
@@ -48,7 +50,9 @@ function banner(config: SimulatorConfig, host: string, port: number): string {
   const lines = [`ringmatch simulator: http://${host}:${port}/api/v4  (control plane: http://${host}:${port}/sim)`];
   lines.push(`WebSocket v4: ws://${host}:${port}/ws/v4/`);
   lines.push(`markets: ${config.currency_pairs.map((p) => p.id).join(', ')}`);
-  const engine = config.engine?.runner === 'inline' ? 'inline runner' : `threaded runner, ${config.engine?.shards ?? 1} shard worker(s)`;
+  const setting = config.engine?.runner;
+  const auto = setting === undefined || setting === 'auto' ? ` (auto: ${os.availableParallelism()} cores)` : '';
+  const engine = resolveRunner(setting) === 'inline' ? `inline runner${auto}` : `threaded runner, ${config.engine?.shards ?? 1} shard worker(s)${auto}`;
   lines.push(`engine: ${engine}`);
   lines.push(`clock: ${config.clock?.type === 'sim' ? 'simulated (POST /sim/clock)' : 'wall'}; rate limits: ${config.rate_limits === false ? 'off' : 'on'}`);
   lines.push('API keys (uid  key  secret  perms):');

@@ -1,7 +1,7 @@
 /**
  * The composition root: builds the engine, the key store and the HTTP front from a validated config.
- * Engine: the threaded runner by default (books in shard workers, `engine.shards`), or the inline one
- * (`"engine": {"runner": "inline"}`), both behind the ExchangeGateway interface. Clock: the wall clock, or a simulated one
+ * Engine: the threaded runner (books in shard workers, `engine.shards`) or the inline one, both behind the
+ * ExchangeGateway interface; `engine.runner` absent or "auto" picks by core count (sim/runner-choice.ts). Clock: the wall clock, or a simulated one
  * (`"clock": {"type": "sim"}`) that only POST /sim/clock moves.
  */
 import { type Clock, SimClock } from './core/clock.js';
@@ -10,6 +10,7 @@ import { ConfigError } from './core/invariant.js';
 import { ResultCode } from './core/result-code.js';
 import type { ExchangeGateway } from './engine/gateway.js';
 import { openGateway } from './engine/open-gateway.js';
+import { resolveRunner } from './sim/runner-choice.js';
 import type { GatewaySnapshots, SnapshotPolicy } from './engine/gateway-snapshots.js';
 import type { RestartReport } from './engine/restart.js';
 import { WallClock } from './engine/wall-clock.js';
@@ -86,7 +87,7 @@ export async function startSimulator(config: SimulatorConfig, options: StartOpti
   if (engine.journal !== undefined) ensureJournalDirectory(engine.journal);
   const fsync = engine.fsync;
   const { gateway, resumed, lastTimeUs, snapshots, restart } = await openGateway(definition, clock, {
-    runner: engine.runner ?? 'threaded', shards: engine.shards, journal: engine.journal,
+    runner: resolveRunner(engine.runner), shards: engine.shards, journal: engine.journal,
     fsync: fsync === undefined ? undefined : typeof fsync === 'number' ? { fsync: 'interval', everyMs: fsync } : { fsync },
     snapshots: snapshotPolicy(engine),
   });

@@ -121,7 +121,9 @@ try {
   console.log(`heap retained after gc: ${Math.round(retained / N)} bytes/request (finished orders kept for their retention time, histories)`);
   console.log(`uWS calls per request: ${JSON.stringify(perReq)}`);
 
-  // Allocation by function: a separate pass under the sampling heap profiler.
+  // Allocation by function: a separate pass under the sampling heap profiler (skipped with --no-allocations,
+  // e.g. under --cpu-prof, where the sampler's cost would distort the profile).
+  if (process.argv.includes('--no-allocations')) process.exit(0);
   const allocPass = batch(Math.min(N, 50_000));
   const session = new Session();
   session.connect();

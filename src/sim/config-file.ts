@@ -8,7 +8,8 @@
  *
  * Server fields (all optional): host, port, admin_token, clock {type: "wall" | "sim", start_ms},
  * auth_window_s, rate_limits (boolean or {enabled, scale}), trust_proxy, body_limit, cancelled_order_retention_s,
- * engine {runner: "threaded" (default) | "inline", shards: 1..64 (threaded; default 1), journal: path,
+ * engine {runner: "auto" (default: threaded from 4 cores, else inline; sim/runner-choice.ts) | "threaded" | "inline",
+ * shards: 1..64 (threaded; default 1), journal: path,
  * fsync: "batch" | "never" | ms (default 20)}.
  * API-key fields (optional): api_key_limit (keys per account, default 20), api_key_change_delay_ms (delay
  * before key changes take effect, default 0); see docs/sub-accounts.md.
@@ -39,8 +40,8 @@ export interface ClockConfig {
 }
 
 export interface EngineConfig {
-  /** threaded: books in shard workers (default); inline: one thread, synchronous. */
-  readonly runner?: 'threaded' | 'inline' | undefined;
+  /** threaded: books in shard workers; inline: one thread, synchronous; auto (default): by core count (sim/runner-choice.ts). */
+  readonly runner?: 'threaded' | 'inline' | 'auto' | undefined;
   /** Shard workers of the threaded runner; default 1. */
   readonly shards?: number | undefined;
   /**

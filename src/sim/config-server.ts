@@ -26,7 +26,9 @@ export function validateServer(o: Obj): void {
   optional(o, 'cancelled_order_retention_s', '', integer(0, 1_000_000_000));
   optional(o, 'engine', '', (e, ep) => {
     const eo = object(e, ep, ['runner', 'shards', 'journal', 'fsync', 'snapshots']);
-    if (eo.runner !== undefined && eo.runner !== 'threaded' && eo.runner !== 'inline') fail(`${ep}.runner`, 'must be "threaded" or "inline"');
+    if (eo.runner !== undefined && eo.runner !== 'threaded' && eo.runner !== 'inline' && eo.runner !== 'auto') {
+      fail(`${ep}.runner`, 'must be "threaded", "inline" or "auto"');
+    }
     optional(eo, 'shards', ep, integer(1, 64));
     optional(eo, 'journal', ep, (j, jp) => (typeof j === 'string' && j !== '' ? j : fail(jp, 'must be a file path')));
     optional(eo, 'fsync', ep, (f, fp) => (f === 'batch' || f === 'never' || (typeof f === 'number' && Number.isInteger(f) && f >= 0 && f <= 60_000)

@@ -1,6 +1,6 @@
 // scripts/ensure-build.mjs: dist/ holds the JavaScript of the sources, rebuilt only when a source changes, with
 // no file left from a source that is gone; a syntax error fails the build. And the product runs from it: the
-// simulator started as `npm start` does (`node dist/src/cli.js start`, demo defaults, threaded runner with its
+// simulator started as `npm start` does (`node dist/src/cli.js start`, the demo on the threaded runner with its
 // shard worker) answers spot and futures routes.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
@@ -70,9 +70,12 @@ describe('scripts/ensure-build.mjs', () => {
     expect(ensure(dir).status).toBe(0);
   });
 
-  it('the simulator runs from dist/ on the demo defaults (threaded runner)', async () => {
+  it('the simulator runs from dist/ on the demo (threaded runner)', async () => {
     const port = await freePort();
-    child = spawn(process.execPath, ['dist/src/cli.js', 'start', '--host', '127.0.0.1', '--port', String(port)], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    // The threaded runner on any machine, so its shard worker is loaded from dist/ too.
+    writeFileSync(join(dir, 'threaded.json'), JSON.stringify({ extends: 'demo', engine: { runner: 'threaded' } }));
+    child = spawn(process.execPath, ['dist/src/cli.js', 'start', '--config', 'threaded.json', '--host', '127.0.0.1', '--port', String(port)],
+      { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout!.on('data', (d: Buffer) => { out += d.toString(); });
     child.stderr!.on('data', (d: Buffer) => { out += d.toString(); });
