@@ -57,8 +57,8 @@ export function isRetired(deps: ApiDeps, r: number): boolean {
 export function findOwnOrder(deps: ApiDeps, uid: number, market: number, idText: string): number {
   const O = deps.gateway.exchange.orders;
   if (idText.startsWith('t-')) {
-    for (const r of O.openOf(uid, market)) if (O.text[r] === idText) return r;
-    return ResultCode.OrderNotFound;
+    const r = O.openWithText(uid, market, idText);
+    return r < 0 ? ResultCode.OrderNotFound : r;
   }
   const id = parseOrderId(idText);
   if (id < 0) return ResultCode.OrderNotFound;

@@ -173,6 +173,17 @@ export class OrderStore {
     return out;
   }
 
+  /**
+   * The first of a user's open orders in `market` (any market when negative) whose text is `text`, in entry
+   * order; -1 when none. Walks the user's open list: O(open orders of the user), no allocation.
+   */
+  openWithText(uid: number, market: number, text: string): number {
+    for (let r = this.#userHeads.get(uid) ?? NIL; r !== NIL; r = this.next[r]!) {
+      if ((market < 0 || this.market[r] === market) && this.text[r] === text) return r;
+    }
+    return -1;
+  }
+
   /** Records of a user's finished orders still in the window, newest first. @allocates */
   finishedOf(uid: number, market = -1): number[] {
     const out: number[] = [];
