@@ -273,9 +273,10 @@ export function createHttpHandler(options: ServerOptions): HttpHandler {
     const ipOf = (): string => (ip ??= trustProxy && headers.forwardedFor !== '' ? headers.forwardedFor.split(',')[0]!.trim()
       : normalizeIp(Buffer.from(res.getRemoteAddressAsText()).toString()));
     const reply = new Reply(res, inUs, headers.clientRequestId, output);
+    let query: URLSearchParams | undefined;
     const req: ApiRequest = {
-      method, path, rawQuery, query: new URLSearchParams(rawQuery), params: [], headers, get ip() { return ipOf(); }, inUs,
-      body: '', json: undefined, key: undefined, uid: 0,
+      method, path, rawQuery, get query() { return (query ??= new URLSearchParams(rawQuery)); }, params: [], headers,
+      get ip() { return ipOf(); }, inUs, body: '', json: undefined, key: undefined, uid: 0,
     };
     const m = router.match(method, path);
     const declared = headers.contentLength === '' ? 0 : Number(headers.contentLength);

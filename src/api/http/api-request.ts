@@ -27,7 +27,7 @@ export interface ApiRequest {
   readonly path: string;
   /** The query as received (percent-encoded, without `?`). */
   readonly rawQuery: string;
-  /** The decoded query parameters. */
+  /** The decoded query parameters (parsed on first read). */
   readonly query: URLSearchParams;
   /** Values of the route's `{param}` segments, in order (percent-decoded). */
   params: readonly string[];
@@ -72,6 +72,7 @@ export function bodyOrQuery(req: ApiRequest, name: string): unknown {
  * `charset=utf-16` are not JSON here. Cost: a split of a short header; no allocation beyond it.
  */
 export function isJsonContentType(header: string): boolean {
+  if (header === 'application/json') return true;
   const parts = header.split(';');
   if (parts[0]!.trim().toLowerCase() !== 'application/json') return false;
   for (let i = 1; i < parts.length; i++) {
