@@ -15,6 +15,8 @@ import { DEFAULT_SETTLES } from '../routes/futures-public-params.js';
 import { type FxTarget, isFuturesChannel, resolveFuturesSubscription } from './futures-channels.js';
 import { FuturesPrivatePushes, isFuturesPrivateChannel, resolveFuturesPrivate } from './futures-private-pushes.js';
 import { FuturesPushes } from './futures-pushes.js';
+import { FuturesStatsPushes } from './futures-stats-pushes.js';
+import { FuturesAccountPushes } from './futures-account-pushes.js';
 import { WsErrorCode } from './envelope.js';
 import { handleFuturesApiRequest } from './futures-ws-api.js';
 import { createWsHost, type WsHost, type WsOptions } from './ws-host.js';
@@ -36,8 +38,18 @@ export function registerFuturesWebSocket(app: TemplatedApp, deps: ApiDeps, optio
     return ok;
   };
   const pushes = new FuturesPushes(gateway, feed, { publish: host.publish, subscribers: host.subscribers }).attach(gateway);
-  const privates = new FuturesPrivatePushes(gateway, { publish: host.publish, subscribers: host.subscribers }).attach(gateway);
-  deps.onClose.push(() => { pushes.stop(); privates.stop(); });
+  const out = { publish: host.publish, subscribers: host.subscribers };
+  const privates = new FuturesPrivatePushes(gateway, out).attach(gateway);
+  const stats = new FuturesStatsPushes(gateway, feed, out, options.contractStatsMs).attach(gateway);
+  const account = new FuturesAccountPushes(gateway, out).attach(gateway);
+  // The spot endpoint registered its spot.priceorders callback first; futures triggers go to futures.autoorders.
+  const store = deps.priceTriggers.store;
+  const spotChange = store.onChange;
+  store.onChange = (o, event) => {
+    spotChange?.(o, event);
+    if (o.product === 'futures') account.onPriceOrder(o, event, gateway.clock.nowUs());
+  };
+  deps.onClose.push(() => { pushes.stop(); privates.stop(); stats.stop(); account.stop(); });
   const settles = new Set([...DEFAULT_SETTLES, ...gateway.exchange.futures.contracts.map((c) => c.settle)]);
   for (const settle of settles) {
     host.serve<FxTarget>({
@@ -49,7 +61,8 @@ export function registerFuturesWebSocket(app: TemplatedApp, deps: ApiDeps, optio
         : isFuturesPrivateChannel(channel) ? resolveFuturesPrivate<FxTarget>(gateway.exchange, settle, channel, payload, uid)
           : { ok: false, code: WsErrorCode.BadRequest, message: `unknown channel: ${channel}` }),
       afterSubscribe: (channel, uid) => privates.subscribed(channel, settle, uid),
-      firstFrame: (channel, topic, t, now) => pushes.firstFrame(channel, topic, t, now),
+      firstFrame: (channel, topic, t, now) => (channel === 'futures.contract_stats' ? stats.firstFrame(channel, topic, t, now)
+        : channel === 'futures.public_liquidates' ? undefined : pushes.firstFrame(channel, topic, t, now)),
       api: (c, req, auth, nowMs, answer) => {
         if (!req.channel.startsWith('futures.')) return false;
         handleFuturesApiRequest(deps, settle, c, req, auth, host.nowUs, admit(req.channel, nowMs), answer);
