@@ -2,10 +2,13 @@
  * Gate's perpetual-futures WebSocket v4 at `/v4/ws/fx/{settle}` (usdt, btc, and any other settle a contract
  * uses) on the same app and connection machinery as spot (ws-host.ts): same envelope, `futures.ping` →
  * `futures.pong`, the public channels of futures-channels.ts with the pushes of futures-pushes.ts over the
- * futures market-data feed the REST routes serve. The paths carry `fx` because ccxt.pro tells a swap connection
- * from a spot one by it. Private channels (futures-private-pushes.ts) are signed as spot's; order entry
- * (futures-ws-api.ts: futures.login, order_place, order_cancel, order_amend, order_status) is counted under the
- * REST rate classes per UID (its own windows: `ws:<uid>`), placements at the user's fill-ratio tier.
+ * futures market-data feed the REST routes serve, and futures.public_liquidates / futures.contract_stats
+ * (futures-stats-pushes.ts). The paths carry `fx` because ccxt.pro tells a swap connection from a spot one by it.
+ * Private channels (futures-private-pushes.ts; futures.autoorders and futures.reduce_risk_limits in
+ * futures-account-pushes.ts, the former fed by the price-order store's change callback after spot's) are signed
+ * as spot's; order entry (futures-ws-api.ts: futures.login, order_place, order_batch_place, order_cancel,
+ * order_cancel_ids, order_cancel_cp, order_amend, order_status, order_list) is counted under the REST rate
+ * classes per UID (its own windows: `ws:<uid>`), placements at the user's fill-ratio tier.
  */
 import type { TemplatedApp } from 'uWebSockets.js';
 import type { ApiDeps } from '../deps.js';
