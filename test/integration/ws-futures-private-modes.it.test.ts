@@ -23,8 +23,9 @@ const pushes = (s: TestSocket, channel: string, from = 0): J[] =>
   s.frames.slice(from).filter((f) => f.channel === channel && f.event === 'update').flatMap((f) => f.result as J[]);
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-async function start(journaled = false): Promise<{ sim: Simulator; call: Call }> {
-  const engine = journaled ? { ...FUTURES_CONFIG.engine, journal: join(dir, `fx-${Date.now()}.journal`), fsync: 'batch' as const } : FUTURES_CONFIG.engine;
+async function start(journaled = false, runner: 'threaded' | 'inline' = 'threaded'): Promise<{ sim: Simulator; call: Call }> {
+  const engine = journaled ? { ...FUTURES_CONFIG.engine, runner, journal: join(dir, `fx-${runner}-${Date.now()}.journal`), fsync: 'batch' as const }
+    : FUTURES_CONFIG.engine;
   const sim = await startSimulator({ ...FUTURES_CONFIG, engine }, { host: '127.0.0.1', port: 0 });
   await setMark(sim, 'BTC_USDT', '50000');
   await setMark(sim, 'BTC_USD', '50000');
@@ -112,8 +113,8 @@ describe('futures private channels on the btc endpoint, in dual mode and journal
     }
   });
 
-  it('journaled: every private push leaves after the journal covers its command', async () => {
-    const { sim, call } = await start(true);
+  it.each(['threaded', 'inline'] as const)('journaled (%s runner): every private push leaves after the journal covers its command', async (runner) => {
+    const { sim, call } = await start(true, runner);
     const journal = sim.gateway.journal!;
     expect(journal).toBeDefined();
     const s = await TestSocket.open(sim.server.port, '/v4/ws/fx/usdt');
