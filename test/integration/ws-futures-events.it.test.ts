@@ -127,7 +127,8 @@ describe('futures websocket liquidation, stats, trigger and risk-limit channels'
       const id = created.body.id as number;
       const put = await s.next((f) => f.channel === 'futures.autoorders' && f.event === 'update');
       const rest = (await call('GET', `/futures/usdt/price_orders/${id}`)).body;
-      expect((put.result as J[])).toEqual([{ ...rest, event: 'put' }]);
+      const pushed = (row: J, event: string): J => ({ ...row, me_order_id: String(row.me_order_id), name: 'price_autoorders', event });
+      expect((put.result as J[])).toEqual([pushed(rest, 'put')]);
       const from = s.frames.length;
       expect((await call('DELETE', `/futures/usdt/price_orders/${id}`)).status).toBe(200);
       const fin = await s.next((f) => f.channel === 'futures.autoorders', 3000, from);
@@ -142,7 +143,7 @@ describe('futures websocket liquidation, stats, trigger and risk-limit channels'
       const row = (fired.result as J[])[0]!;
       expect(row).toMatchObject({ id: id2, event: 'finish', status: 'finished', finish_as: 'succeeded', user: 10001 });
       expect(row.trade_id).toBeGreaterThan(0);
-      expect(row).toEqual({ ...(await call('GET', `/futures/usdt/price_orders/${id2}`)).body, event: 'finish' });
+      expect(row).toEqual(pushed((await call('GET', `/futures/usdt/price_orders/${id2}`)).body, 'finish'));
       await call('DELETE', `/futures/usdt/orders/${String(row.trade_id)}`);
       await sleep(100);
       expect(updates(other, 'futures.autoorders')).toEqual([]);

@@ -3,7 +3,8 @@
  * and signing as the other private channels: [uid, contract | "!all", …], futures-private-pushes.ts):
  *
  *   futures.autoorders          a price-triggered order (REST /futures/{settle}/price_orders) as Gate's
- *                               FuturesPriceTriggeredOrder (price-orders/futures-price-order-view.ts) + `event`:
+ *                               FuturesPriceTriggeredOrder (price-orders/futures-price-order-view.ts) with
+ *                               `me_order_id` a string and `name: "price_autoorders"` (Gate's push), + `event`:
  *                               `put` when it is created, `finish` when it ends (fired: finish_as succeeded or
  *                               failed; cancelled; expired), once its record is projected (PriceOrderStore.onChange)
  *   futures.reduce_risk_limits  `{cancel_orders, contract, leverage_max, liq_price, maintenance_rate, risk_limit,
@@ -72,7 +73,9 @@ export class FuturesAccountPushes {
     if (c === undefined) return;
     const topics = this.#topics('futures.autoorders', c.settle, c.name, o.uid);
     if (topics.length === 0) return;
-    const frame = updateFrame('futures.autoorders', [{ ...renderFuturesPriceOrder(this.#ex, o), event }], timeUs);
+    const row = renderFuturesPriceOrder(this.#ex, o);
+    // Gate's push names the channel's object and carries the placed order's id as a string.
+    const frame = updateFrame('futures.autoorders', [{ ...row, me_order_id: String(row.me_order_id), name: 'price_autoorders', event }], timeUs);
     for (const topic of topics) this.#out.publish(topic, frame);
   }
 
