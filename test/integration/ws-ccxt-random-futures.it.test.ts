@@ -4,9 +4,13 @@
 // in-process (places that rest or cross, cancels: over 2000 per seed). Every watchOrderBook's first book must
 // arrive within one second of the call on an empty market, a quiet one, one that just traded and after a
 // reconnect; at checkpoints and at the end every watched futures book must carry the REST book's id and equal it
-// level for level (spot: equal to GET /spot/order_book). Seeds are fixed; each seed is bounded in steps and time.
+// level for level (spot: equal to GET /spot/order_book). Seeds are fixed; each seed is bounded in steps and time;
+// one seed runs journaled (every frame through the output gate).
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import ccxt from 'ccxt';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Command, CommandType } from '../../src/core/command.js';
 import { Prng } from '../../src/core/prng.js';
 import { ResultCode } from '../../src/core/result-code.js';
@@ -124,11 +128,12 @@ async function burst(s: Simulator, prng: Prng, n: number): Promise<number> {
   return n;
 }
 
-async function runSequence(seed: number, steps: number): Promise<Set<string>> {
+async function runSequence(seed: number, steps: number, journal?: string): Promise<Set<string>> {
   const prng = new Prng(seed);
   /** When the market last moved (ms): a watch after ≥ 300 ms of nothing counts as on a quiet market. */
   let lastActivity = 0;
-  const config = { ...FUTURES_CONFIG, futures: { ...FUTURES_CONFIG.futures, contracts: [{ ...LINEAR, orders_limit: 500 }, { ...INVERSE, orders_limit: 500 }] } };
+  const config = { ...FUTURES_CONFIG, futures: { ...FUTURES_CONFIG.futures, contracts: [{ ...LINEAR, orders_limit: 500 }, { ...INVERSE, orders_limit: 500 }] },
+    ...(journal === undefined ? {} : { engine: { ...FUTURES_CONFIG.engine, journal, fsync: 'batch' as const } }) };
   sim = await startSimulator(config, { host: '127.0.0.1', port: 0 });
   const s = sim;
   const port = s.server.port;
@@ -228,9 +233,14 @@ async function runSequence(seed: number, steps: number): Promise<Set<string>> {
 }
 
 describe('ccxt.pro on spot and futures through random subscribe, trade, cancel and reconnect sequences', () => {
-  for (const seed of [11, 12]) {
-    it(`seed ${seed}: first books within a second, futures books equal to REST after ≥ ${MIN_COMMANDS} random commands`, async () => {
-      const cases = await runSequence(seed, 60);
+  let dir: string;
+  beforeAll(async () => { dir = await mkdtemp(join(tmpdir(), 'ringmatch-ws-fx-random-')); });
+  afterAll(async () => { await rm(dir, { recursive: true, force: true }); });
+  // Seed 13 runs with a journal: every frame then waits in the output gate until the journal covers it.
+  for (const seed of [11, 12, 13]) {
+    const journaled = seed === 13;
+    it(`seed ${seed}${journaled ? ' (journaled)' : ''}: first books within a second, futures books equal to REST after ≥ ${MIN_COMMANDS} random commands`, async () => {
+      const cases = await runSequence(seed, journaled ? 40 : 60, journaled ? join(dir, `seed-${seed}.journal`) : undefined);
       // Fixed seeds: this guards the sequence against a dead path rather than a random miss.
       for (const c of ['spot empty', 'futures empty', 'futures just-traded', 'futures after-reconnect', 'futures quiet', 'spot quiet']) expect([...cases], c).toContain(c);
     }, 30_000);
