@@ -1,9 +1,11 @@
 // Unchanged ccxt.pro (gate class) on the private futures channels of /v4/ws/fx/usdt, with its swap urls override
 // and its `uid` option (Gate's futures payloads start with it): watchOrders, watchMyTrades, watchPositions and
-// watchBalance({type: 'swap'}) on BTC/USDT:USDT resolve after a REST trade with the exact values.
+// watchBalance({type: 'swap'}) on BTC/USDT:USDT resolve after a REST trade with the exact values; watchOrders with
+// {trigger: true} (futures.autoorders) resolves on a price-triggered order's creation and cancellation.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../src/main.js';
 import { type Call, FUTURES_CONFIG, futuresCaller, type J, setMark } from '../api/futures-helpers.js';
+import { plainFetch } from '../api/http-helpers.js';
 import { ccxtProGate, type CcxtProGate } from '../support/clients.js';
 
 type Pro = CcxtProGate;
@@ -57,5 +59,22 @@ describe('ccxt.pro gate private futures channels over /v4/ws/fx/usdt', () => {
     expect(p).toMatchObject({ symbol: S, side: 'long', contracts: 2, entryPrice: 50100 });
     const b = await within(balance, 2000);
     expect(b.USDT).toMatchObject({ total: 9999.992485 });
+  });
+
+  it('watchOrders({trigger: true}) resolves with futures.autoorders pushes: created open, cancelled canceled', async () => {
+    const r = await plainFetch(sim.server.port, '/sim/futures/prices', { method: 'POST', body: JSON.stringify({ contract: 'BTC_USDT', mark: '50000', index: '50000' }),
+      headers: { 'Content-Type': 'application/json' } });
+    expect(r.status).toBe(200);
+    const watched = pro.watchOrders(S, undefined, undefined, { trigger: true });
+    await sleep(300);
+    const created = await call('POST', '/futures/usdt/price_orders', { body: {
+      initial: { contract: 'BTC_USDT', size: 1, price: '48000' }, trigger: { price_type: 1, rule: 2, price: '49000', expiration: 3600 } } });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const [put] = await within(watched, 2000);
+    expect(put).toMatchObject({ id: String(created.body.id), symbol: S, side: 'buy', amount: 1, price: 48000, triggerPrice: 49000, status: 'open' });
+    const next = pro.watchOrders(S, undefined, undefined, { trigger: true });
+    expect((await call('DELETE', `/futures/usdt/price_orders/${String(created.body.id)}`)).status).toBe(200);
+    const after = await within(next, 2000);
+    expect(after.at(-1)).toMatchObject({ id: String(created.body.id), symbol: S, status: 'canceled' });
   });
 });

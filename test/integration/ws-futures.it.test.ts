@@ -164,7 +164,7 @@ describe('futures websocket public channels', () => {
       ['futures.order_book', ['BTC_USDT', '7', '0'], 2], ['futures.order_book', ['BTC_USDT', '20', '100ms'], 2],
       ['futures.order_book_update', ['BTC_USDT', '20ms', '100'], 2], ['futures.order_book_update', ['BTC_USDT', '1s'], 2],
       ['futures.obu', ['ob.BTC_USDT.20'], 2], ['futures.obu', ['BTC_USDT'], 2], ['futures.obu', ['ob.NOPE.50'], 2],
-      ['futures.nope', ['BTC_USDT'], 1], ['spot.trades', ['BTC_USDT'], 1], ['futures.autoorders', ['BTC_USDT'], 1], ['futures.orders', ['BTC_USDT'], 4],
+      ['futures.nope', ['BTC_USDT'], 1], ['spot.trades', ['BTC_USDT'], 1], ['futures.autoorders', ['BTC_USDT'], 4], ['futures.orders', ['BTC_USDT'], 4],
     ];
     let id = 10;
     for (const [channel, payload, code] of cases) {

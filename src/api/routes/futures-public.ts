@@ -12,19 +12,17 @@
  * creates and subscribes to the gateway (`registerFuturesPublicRoutes` is the one registration).
  *
  * contract_stats simplification: the simulator keeps no statistics history, so it answers one point, the
- * current bucket of `interval` (default 5m), with open interest and holder counts from the positions now,
- * and the liquidations of that bucket; `lsr_taker` and `top_lsr_*` are "0"/0.
+ * current bucket of `interval` (default 5m): market-data/contract-stats.ts (the futures.contract_stats push's too).
  * Bad input: unknown settle INVALID_PARAM_VALUE, a missing contract MISSING_REQUIRED_PARAM, a contract not in the
  * settle CONTRACT_NOT_FOUND, malformed numbers INVALID_PARAM_VALUE; nothing is ever submitted to the engine.
  */
 import type { Exchange } from '../../core/exchange/exchange.js';
 import { formatSigned } from '../../core/futures/futures-math.js';
 import { ResultCode } from '../../core/result-code.js';
-import {
-  fundingRateText, markTicks, openInterest, priceText, quoteValueText, ratio, renderRiskTiers,
-} from '../../gate/futures-market-shapes.js';
+import { fundingRateText, renderRiskTiers } from '../../gate/futures-market-shapes.js';
 import type { ApiDeps } from '../deps.js';
-import { bucketOf, bucketStart, intervalIndex } from '../market-data/intervals.js';
+import { contractStatsPoint } from '../market-data/contract-stats.js';
+import { intervalIndex } from '../market-data/intervals.js';
 import { FuturesMarketData } from '../market-data/futures-market-data.js';
 import { intParam, type QueryParams, secondsParamUs } from '../market-data/query.js';
 import type { Router } from '../router.js';
@@ -158,26 +156,8 @@ export function registerFuturesPublicRoutes(router: Router, deps: ApiDeps): void
     const limit = intParam(q, 'limit', 30, 1, 2000);
     const from = secondsParamUs(q, 'from', 0);
     if (interval < 0 || limit < 0 || from < 0) return reply.error(ResultCode.InvalidParam);
-    const S = ex().futures;
-    const c = S.contracts[ci]!;
-    const nowS = now() / 1e6;
-    const k = bucketOf(interval, nowS);
-    const t = bucketStart(interval, k);
-    if (t < from / 1e6) return reply.json(200, []);
-    const oi = openInterest(ex(), ci);
-    const mark = markTicks(ex(), ci, feed.referenceTicks(ci));
-    const liq = { long: 0, short: 0 };
-    for (const r of S.liquidations) {
-      if (r.market === S.marketOf[ci] && r.t / 1e6 >= t) liq[r.size > 0 ? 'long' : 'short'] += Math.abs(r.size);
-    }
-    const amount = (n: number): string => (c.inverse ? String(n) : formatSigned(BigInt(n) * c.qUnits, c.qScale));
-    reply.json(200, [{
-      time: t, lsr_taker: '0', lsr_account: ratio(oi.longs, oi.shorts),
-      long_liq_size: liq.long, long_liq_amount: amount(liq.long), long_liq_usd: quoteValueText(c, liq.long, mark),
-      short_liq_size: liq.short, short_liq_amount: amount(liq.short), short_liq_usd: quoteValueText(c, liq.short, mark),
-      open_interest: oi.size, open_interest_usd: quoteValueText(c, oi.size, mark), top_lsr_account: '0', top_lsr_size: '0',
-      mark_price: priceText(c, mark),
-    }]);
+    const point = contractStatsPoint(ex(), feed, ci, interval, now());
+    reply.json(200, point.time < from / 1e6 ? [] : [point]);
   });
 
   addSettleRoute(router, 'futures', '/index_constituents/{index}', valid, (settle, rest, _req, reply) => {

@@ -10,9 +10,12 @@
  *   futures.order_book          [contract, level, interval]                     contract.level.interval
  *   futures.order_book_update   [contract, "20ms"|"100ms", level?]               contract.interval.level
  *   futures.obu                 ["ob.<contract>.<50|400>", …]                   ob.contract.depth
+ *   futures.public_liquidates   [contract | "!all", …]                          contract | !all.<settle>
+ *   futures.contract_stats      [contract, interval]                            contract.interval
  *
  * futures.order_book levels 1, 5, 10, 20, 50, 100, interval "0" (Gate's; every change is pushed whatever it
  * says). futures.order_book_update: "100ms" with level 5, 10, 20, 50 or 100 (default 100), "20ms" with 20.
+ * futures.contract_stats intervals: those of REST contract_stats (1s … 30d; futures-stats-pushes.ts).
  * Topics are `<channel>|<key>` (global to the app; contract names are unique across settles). Pure.
  */
 import type { Exchange } from '../../core/exchange/exchange.js';
@@ -24,7 +27,7 @@ import type { WsResolution } from './ws-host.js';
 
 export const FUTURES_PUBLIC_CHANNELS = [
   'futures.trades', 'futures.tickers', 'futures.book_ticker', 'futures.candlesticks', 'futures.order_book', 'futures.order_book_update',
-  'futures.obu',
+  'futures.obu', 'futures.public_liquidates', 'futures.contract_stats',
 ] as const;
 export type FuturesChannel = (typeof FUTURES_PUBLIC_CHANNELS)[number];
 export const isFuturesChannel = (c: string): c is FuturesChannel => (FUTURES_PUBLIC_CHANNELS as readonly string[]).includes(c);
@@ -32,6 +35,9 @@ export const isFuturesChannel = (c: string): c is FuturesChannel => (FUTURES_PUB
 export const FX_OBU_DEPTHS: readonly number[] = [50, 400];
 export const FX_BOOK_LEVELS: readonly number[] = [1, 5, 10, 20, 50, 100];
 export const FX_UPDATE_LEVELS: Readonly<Record<string, readonly number[]>> = { '100ms': [5, 10, 20, 50, 100], '20ms': [20] };
+
+/** The topic key of one settle's `!all` futures.public_liquidates. */
+export const allLiquidatesKey = (settle: string): string => `!all.${settle}`;
 
 /** What a futures topic's pushes need. */
 export interface FxTarget {
@@ -70,6 +76,26 @@ export function resolveFuturesSubscription(ex: Exchange, settle: string, channel
         targets.push(target(ci));
       }
       return one(items.map((name) => topicOf(channel, name)), targets);
+    }
+    case 'futures.public_liquidates': {
+      if (items.length === 0) return bad('payload must name at least one contract or "!all"');
+      const targets: FxTarget[] = [];
+      const topics: string[] = [];
+      for (const name of items) {
+        const ci = name === '!all' ? -1 : contractOf(name);
+        if (ci < 0 && name !== '!all') return unknown(name);
+        targets.push(target(ci));
+        topics.push(topicOf(channel, name === '!all' ? allLiquidatesKey(settle) : name));
+      }
+      return one(topics, targets);
+    }
+    case 'futures.contract_stats': {
+      if (items.length !== 2) return bad('payload must be [contract, interval]');
+      const [name, interval] = items as [string, string];
+      if (!(INTERVAL_NAMES as readonly string[]).includes(interval)) return bad(`unknown interval: ${interval.slice(0, 16)}`);
+      const ci = contractOf(name);
+      if (ci < 0) return unknown(name);
+      return one([topicOf(channel, `${name}.${interval}`)], [target(ci, 0, interval)]);
     }
     case 'futures.candlesticks': {
       if (items.length !== 2) return bad('payload must be [interval, contract]');

@@ -21,6 +21,7 @@
  *   futures.liquidates   [uid, contract | "!all", …]   settle.uid.contract|!all    FuturesLiquidate (GET …/liquidates) + time_ms, user
  *   futures.auto_deleverages  (same)                                              the ADL record (GET …/auto_deleverages) + time_ms
  *   futures.position_closes   (same)                                              PositionClose (GET …/position_close) + time_ms, user
+ *   futures.autoorders, futures.reduce_risk_limits  (same)                       futures-account-pushes.ts
  *
  * The last three push the rows a command appended to the futures state's histories (a cursor per history
  * remembers the newest row seen; O(new rows) per command).
@@ -41,11 +42,12 @@ import { renderFuturesBookEntry, renderFuturesOrder, renderFuturesTrade } from '
 import { MAX_PAYLOAD_ENTRIES, topicOf } from './channels.js';
 import { updateFrame, WsErrorCode } from './envelope.js';
 import type { Publisher } from './publisher.js';
+import { HistoryCursor } from './history-cursor.js';
 import type { WsResolution } from './ws-host.js';
 
 export const FUTURES_PRIVATE_CHANNELS = [
   'futures.orders', 'futures.usertrades', 'futures.positions', 'futures.balances', 'futures.liquidates', 'futures.auto_deleverages',
-  'futures.position_closes',
+  'futures.position_closes', 'futures.autoorders', 'futures.reduce_risk_limits',
 ] as const;
 export type FuturesPrivateChannel = (typeof FUTURES_PRIVATE_CHANNELS)[number];
 export const isFuturesPrivateChannel = (c: string): c is FuturesPrivateChannel => (FUTURES_PRIVATE_CHANNELS as readonly string[]).includes(c);
@@ -78,26 +80,6 @@ const POSITION_COMMANDS: ReadonlySet<number> = new Set<number>([
   CommandType.FuturesDeleverage,
 ]);
 const ms = (us: number): number => Math.floor(us / 1000);
-
-/** The rows a bounded history (oldest dropped, see FuturesState.push) gained since the last call. */
-class HistoryCursor<T extends { readonly t: number }> {
-  #last: T | undefined;
-
-  constructor(list: readonly T[]) {
-    this.#last = list[list.length - 1];
-  }
-
-  /** New rows, oldest first. When the remembered row is gone (a replaced history), rows at `nowUs` or later. @allocates */
-  fresh(list: readonly T[], nowUs: number): T[] {
-    const newest = list[list.length - 1];
-    if (newest === this.#last) return [];
-    let i = list.length - 1;
-    while (i >= 0 && list[i] !== this.#last) i--;
-    const out = i >= 0 || this.#last === undefined ? list.slice(i + 1) : list.filter((r) => r.t >= nowUs);
-    this.#last = newest;
-    return out;
-  }
-}
 
 export class FuturesPrivatePushes {
   readonly #ex: Exchange;

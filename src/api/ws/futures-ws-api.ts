@@ -14,7 +14,8 @@
  *
  * `order_id` is an id or a `t-` text, of an order in the endpoint's settle. Extra fields (ccxt sends
  * `contract`, `settle`, `currency_pair`, `account`) are ignored. Sizes are integers unless req_header carries
- * `X-Gate-Size-Decimal: 1`. Envelope, signatures and login as spot's (ws-api.ts), with the `futures`
+ * `X-Gate-Size-Decimal: 1`; an `x-gate-exptime` (ms) already past refuses a place, amend or cancel with
+ * REQUEST_EXPIRED before anything is submitted (req-header.ts). Envelope, signatures and login as spot's (ws-api.ts), with the `futures`
  * permission; the rate classes as REST (per UID: futures-place for place and amend, futures-cancel for cancel,
  * futures per UID and channel otherwise), counted once the user is known (`admit`).
  */
@@ -32,6 +33,7 @@ import {
 } from '../routes/futures-common.js';
 import type { WsRequest } from './envelope.js';
 import { apiFrame, type ApiSession } from './ws-api.js';
+import { checkReqExptime, headerValue } from './req-header.js';
 import { verifyApiRequest, type WsAuthContext } from './ws-auth.js';
 
 /** The futures order-entry channels and their rate classes (as the REST routes'). */
@@ -89,8 +91,11 @@ export function handleFuturesApiRequest(deps: ApiDeps, settle: string, s: ApiSes
     return reply({ api_key: login.key, uid: String(login.uid) });
   }
   const ex = deps.gateway.exchange;
-  const header = isObj(p.req_header) ? p.req_header : {};
-  const form: SizeForm = header['X-Gate-Size-Decimal'] === '1' || header['x-gate-size-decimal'] === '1' ? 'string' : 'int';
+  if (!READS.has(channel)) {
+    const exp = checkReqExptime(p.req_header);
+    if (exp !== ResultCode.Ok) return fail(exp, exp === ResultCode.InvalidParam ? 'x-gate-exptime must be a timestamp in milliseconds' : 'Request expired: x-gate-exptime is past');
+  }
+  const form: SizeForm = headerValue(p.req_header, 'x-gate-size-decimal') === '1' ? 'string' : 'int';
   const cur = settleCurrency(ex, settle);
   if (cur < 0) return fail(cur);
   const ack = (): void => {

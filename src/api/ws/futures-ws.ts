@@ -2,10 +2,13 @@
  * Gate's perpetual-futures WebSocket v4 at `/v4/ws/fx/{settle}` (usdt, btc, and any other settle a contract
  * uses) on the same app and connection machinery as spot (ws-host.ts): same envelope, `futures.ping` →
  * `futures.pong`, the public channels of futures-channels.ts with the pushes of futures-pushes.ts over the
- * futures market-data feed the REST routes serve. The paths carry `fx` because ccxt.pro tells a swap connection
- * from a spot one by it. Private channels (futures-private-pushes.ts) are signed as spot's; order entry
- * (futures-ws-api.ts: futures.login, order_place, order_cancel, order_amend, order_status) is counted under the
- * REST rate classes per UID (its own windows: `ws:<uid>`), placements at the user's fill-ratio tier.
+ * futures market-data feed the REST routes serve, and futures.public_liquidates / futures.contract_stats
+ * (futures-stats-pushes.ts). The paths carry `fx` because ccxt.pro tells a swap connection from a spot one by it.
+ * Private channels (futures-private-pushes.ts; futures.autoorders and futures.reduce_risk_limits in
+ * futures-account-pushes.ts, the former fed by the price-order store's change callback after spot's) are signed
+ * as spot's; order entry (futures-ws-api.ts: futures.login, order_place, order_batch_place, order_cancel,
+ * order_cancel_ids, order_cancel_cp, order_amend, order_status, order_list) is counted under the REST rate
+ * classes per UID (its own windows: `ws:<uid>`), placements at the user's fill-ratio tier.
  */
 import type { TemplatedApp } from 'uWebSockets.js';
 import type { ApiDeps } from '../deps.js';
@@ -15,6 +18,8 @@ import { DEFAULT_SETTLES } from '../routes/futures-public-params.js';
 import { type FxTarget, isFuturesChannel, resolveFuturesSubscription } from './futures-channels.js';
 import { FuturesPrivatePushes, isFuturesPrivateChannel, resolveFuturesPrivate } from './futures-private-pushes.js';
 import { FuturesPushes } from './futures-pushes.js';
+import { FuturesStatsPushes } from './futures-stats-pushes.js';
+import { FuturesAccountPushes } from './futures-account-pushes.js';
 import { WsErrorCode } from './envelope.js';
 import { handleFuturesApiRequest } from './futures-ws-api.js';
 import { createWsHost, type WsHost, type WsOptions } from './ws-host.js';
@@ -36,8 +41,18 @@ export function registerFuturesWebSocket(app: TemplatedApp, deps: ApiDeps, optio
     return ok;
   };
   const pushes = new FuturesPushes(gateway, feed, { publish: host.publish, subscribers: host.subscribers }).attach(gateway);
-  const privates = new FuturesPrivatePushes(gateway, { publish: host.publish, subscribers: host.subscribers }).attach(gateway);
-  deps.onClose.push(() => { pushes.stop(); privates.stop(); });
+  const out = { publish: host.publish, subscribers: host.subscribers };
+  const privates = new FuturesPrivatePushes(gateway, out).attach(gateway);
+  const stats = new FuturesStatsPushes(gateway, feed, out, options.contractStatsMs).attach(gateway);
+  const account = new FuturesAccountPushes(gateway, out).attach(gateway);
+  // The spot endpoint registered its spot.priceorders callback first; futures triggers go to futures.autoorders.
+  const store = deps.priceTriggers.store;
+  const spotChange = store.onChange;
+  store.onChange = (o, event) => {
+    spotChange?.(o, event);
+    if (o.product === 'futures') account.onPriceOrder(o, event, gateway.clock.nowUs());
+  };
+  deps.onClose.push(() => { pushes.stop(); privates.stop(); stats.stop(); account.stop(); });
   const settles = new Set([...DEFAULT_SETTLES, ...gateway.exchange.futures.contracts.map((c) => c.settle)]);
   for (const settle of settles) {
     host.serve<FxTarget>({
@@ -49,7 +64,8 @@ export function registerFuturesWebSocket(app: TemplatedApp, deps: ApiDeps, optio
         : isFuturesPrivateChannel(channel) ? resolveFuturesPrivate<FxTarget>(gateway.exchange, settle, channel, payload, uid)
           : { ok: false, code: WsErrorCode.BadRequest, message: `unknown channel: ${channel}` }),
       afterSubscribe: (channel, uid) => privates.subscribed(channel, settle, uid),
-      firstFrame: (channel, topic, t, now) => pushes.firstFrame(channel, topic, t, now),
+      firstFrame: (channel, topic, t, now) => (channel === 'futures.contract_stats' ? stats.firstFrame(channel, topic, t, now)
+        : channel === 'futures.public_liquidates' ? undefined : pushes.firstFrame(channel, topic, t, now)),
       api: (c, req, auth, nowMs, answer) => {
         if (!req.channel.startsWith('futures.')) return false;
         handleFuturesApiRequest(deps, settle, c, req, auth, host.nowUs, admit(req.channel, nowMs), answer);

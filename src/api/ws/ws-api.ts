@@ -14,7 +14,8 @@
  * Reply: {request_id, ack, header: {response_time, status, channel, event: "api", client_id, conn_id,
  * trace_id}, data: {result}} or, on a rejection, data: {errs: {label, message}} with the HTTP status of the
  * label in header.status. Every request is signed (ws-auth.ts); an unsigned one is accepted once the
- * connection logged in with spot.login.
+ * connection logged in with spot.login. A req_header `x-gate-exptime` (ms) already past refuses a place, amend or
+ * cancel with REQUEST_EXPIRED before anything is submitted (req-header.ts).
  */
 import { Side } from '../../core/matching/order-types.js';
 import { ResultCode } from '../../core/result-code.js';
@@ -27,6 +28,7 @@ import { actionMode, findOwnOrder, isRetired, shapeOrder } from '../routes/order
 import { accountKindParam, checkAccount, parsePair } from '../../gate/spot-order-request.js';
 import type { LimitClass } from '../rate-limit.js';
 import type { WsRequest } from './envelope.js';
+import { checkReqExptime } from './req-header.js';
 import { verifyApiRequest, type WsAuthContext } from './ws-auth.js';
 
 export const API_CHANNELS: Readonly<Record<string, LimitClass>> = {
@@ -100,6 +102,10 @@ export function handleApiRequest(deps: ApiDeps, s: ApiSession, req: WsRequest, a
   }
   const ex = () => deps.gateway.exchange;
   const bad = (code: number): void => fail(code);
+  if (!READS.has(channel)) {
+    const exp = checkReqExptime(p.req_header);
+    if (exp !== ResultCode.Ok) return fail(exp, exp === ResultCode.InvalidParam ? 'x-gate-exptime must be a timestamp in milliseconds' : 'Request expired: x-gate-exptime is past');
+  }
   switch (channel) {
     case 'spot.order_place': {
       if (!isObj(param) && !Array.isArray(param)) return fail(ResultCode.InvalidBody, 'req_param must be an order or an array of orders');

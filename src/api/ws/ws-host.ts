@@ -43,6 +43,8 @@ export interface WsOptions {
   readonly rateLimits?: RateLimitOptions | undefined;
   /** Topics one connection may hold; default 1000. */
   readonly maxSubscriptions?: number | undefined;
+  /** Period of the futures.contract_stats restatement pushes, ms; default 10 000. */
+  readonly contractStatsMs?: number | undefined;
   /** Signature time window, seconds; default 60. */
   readonly authWindowS?: number | undefined;
 }
