@@ -327,17 +327,23 @@ export class FuturesOrders implements BookProduct {
       const liq = Number(liquidationPrice(k, n, P.basis[row]!, margin < 0n ? 0n : margin, P.riskLimit[row]!));
       if (liq > 0 && (buy ? price <= liq : price >= liq)) return ResultCode.PriceOverLiquidation;
     }
-    // The position after a full fill at `price` (closing part first, then the opening part).
+    // The position after a full fill at `price` (closing part first, then the opening part). Against the
+    // position, the world judged is the one the order's hold assumes (openingLots): every close of the
+    // position, this order's closing part and the user's resting closes alike, fills first, and the position
+    // is then the opening part alone, with its basis and margin. (Judging the opening part's basis against the
+    // size of this order's own flip would mismatch whenever resting closes reserve part of the position.)
     let basis = P.basis[row]!;
     let m = margin < 0n ? 0n : margin;
+    let held = after;
     if (!sameWay) {
-      basis = 0n; // the closing part empties it: what opens is all that is left
+      basis = 0n;
       m = 0n;
+      held = buy ? opening : -opening;
     }
     basis += cashFlow(k, buy, BigInt(opening), BigInt(price));
     m += openingMargin(valueAt(k, BigInt(opening), BigInt(price)), P.leverage[row]!);
-    const upnl = unrealisedPnl(k, after, basis, mark);
-    const mm = maintenanceMargin(k, positionValue(k, after, mark), mmrOf(k, P.riskLimit[row]!));
+    const upnl = unrealisedPnl(k, held, basis, mark);
+    const mm = maintenanceMargin(k, positionValue(k, held, mark), mmrOf(k, P.riskLimit[row]!));
     return m + upnl <= mm ? ResultCode.LiquidateImmediately : ResultCode.Ok;
   }
 
