@@ -225,6 +225,17 @@ async function runSequence(seed: number, steps: number, journal?: string): Promi
   for (const symbol of SYMBOLS) await maker.createOrder(symbol, 'limit', 'sell', SPEC[symbol]!.amount, SPEC[symbol]!.mid + 100);
   await sleep(300);
   for (const symbol of SYMBOLS) await watch(late, symbol, '', `seed ${seed} quiet`);
+  // A market that just traded, whatever the random steps and the machine's speed made of the middle: a trade,
+  // then at once a watch from a client that does not hold that book.
+  for (const symbol of SYMBOLS) {
+    await late.pro.unWatchOrderBook(symbol);
+    late.books.delete(symbol);
+    const { mid, amount } = SPEC[symbol]!;
+    await maker.createOrder(symbol, 'limit', 'sell', amount, mid);
+    await taker.createOrder(symbol, 'limit', 'buy', amount, mid);
+    traded.set(symbol, Date.now());
+    await watch(late, symbol, 'just-traded', `seed ${seed} just traded`);
+  }
   // Both futures books are watched at the end, after every command.
   for (const symbol of FUTURES) if (!watchers[0]!.books.has(symbol)) await watch(watchers[0]!, symbol, 'after-commands', `seed ${seed} end`);
   await check(`seed ${seed} end (${commands} random futures commands)`);
