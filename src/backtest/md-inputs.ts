@@ -9,6 +9,7 @@ import type { MdReader, Scales } from './formats/md-reader.js';
 import { GateBookReader, type GateKind, GateTradeReader } from './formats/gate.js';
 import { scanScales } from './formats/scan-scales.js';
 import { TardisBookReader, TardisTradeReader } from './formats/tardis.js';
+import { TardisTickerReader } from './formats/tardis-ticker.js';
 import type { MdInputs } from './md-replay.js';
 import type { ReplayConfig } from './replay-config.js';
 
@@ -27,11 +28,15 @@ export async function resolveScales(cfg: ReplayConfig, files: readonly { path: s
   return { priceScale: p ?? price, amountScale: a ?? amount };
 }
 
-export async function tardisInputs(tradesPath: string, bookPath: string, cfg: ReplayConfig, invalid?: InvalidRows): Promise<MdInputs> {
+/** Tardis trades + incremental_book_L2, and a perpetual's derivative_ticker when `tickerPath` is given. */
+export async function tardisInputs(tradesPath: string, bookPath: string, cfg: ReplayConfig, invalid?: InvalidRows,
+  tickerPath?: string): Promise<MdInputs> {
   const scales = await resolveScales(cfg, [{ path: tradesPath, price: 6, amount: 7 }, { path: bookPath, price: 6, amount: 7 }]);
   const trades: MdReader = new TardisTradeReader(await openChunks(tradesPath), tradesPath, scales).skipInvalidInto(invalid);
   const book: MdReader = new TardisBookReader(await openChunks(bookPath), bookPath, scales).skipInvalidInto(invalid);
-  return { format: 'tardis', trades, book, ...(invalid === undefined ? {} : { invalid }) };
+  const ticker = tickerPath === undefined ? undefined
+    : new TardisTickerReader(await openChunks(tickerPath), tickerPath, scales.priceScale).skipInvalidInto(invalid);
+  return { format: 'tardis', trades, book, ...(invalid === undefined ? {} : { invalid }), ...(ticker === undefined ? {} : { ticker }) };
 }
 
 /** Gate dumps: spot deals + orderbooks, or futures trades + orderbooks. */
