@@ -172,7 +172,7 @@ export class MdAccounts {
         maker_fills: s.makerFills, taker_fills: s.takerFills,
         maker_volume: formatUnits(s.makerLots, m.amountScale), taker_volume: formatUnits(s.takerLots, m.amountScale),
         bought: formatUnits(s.buyLots, m.amountScale), sold: formatUnits(s.sellLots, m.amountScale),
-        fees: { [spec.base]: formatUnits(s.feeBase, sb), [spec.quote]: formatUnits(s.feeQuote, sq) },
+        fees: this.perp ? { [spec.quote]: formatUnits(s.feeQuote, sq) } : { [spec.base]: formatUnits(s.feeBase, sb), [spec.quote]: formatUnits(s.feeQuote, sq) },
         finished: s.finished,
         balances: { [spec.base]: fmtBig(end.base, sb), [spec.quote]: fmtBig(end.quote, sq) },
         position_change: fmtBig(dBase, sb),

@@ -16,6 +16,8 @@ import { runMarketReplay } from '../../src/backtest/md-replay.js';
 import { parseReplayArgs } from '../../src/backtest/replay-args.js';
 import type { ReplayConfig } from '../../src/backtest/replay-config.js';
 import { deterministicJson } from '../../src/backtest/report.js';
+import { renderHtml } from '../../src/backtest/html-report.js';
+import { summary } from '../../src/backtest/replay-summary.js';
 import { loadStrategy, type StrategyContext } from '../../src/backtest/strategy.js';
 import { bookRow, T0, tempDirs, writeTardis } from './md-helpers.js';
 
@@ -197,5 +199,13 @@ describe('perpetual replay on the futures engine', () => {
     const P = ex.futures.positions;
     for (let r = 0; r < P.count; r++) if (P.uid[r] === 2147483647) expect(P.size[r]).toBe(0);
     expectConserved(sim, [10001]);
+    // Both reports show it: the HTML's liquidation table and the terminal summary.
+    const html = renderHtml(report);
+    expect(html).toContain('<h2>Perpetual</h2>');
+    expect(html).toMatch(/<h3>Liquidations<\/h3><table>.*<td>10001<\/td><td>1000<\/td><td>10<\/td>/);
+    expect(html).not.toContain('Equity (USDT; base marked at mid)');
+    const text = summary(report);
+    expect(text).toContain('perpetual BTC_USDT: mark 91, funding 1 paid of 1 recorded (0 refused), 1 liquidations');
+    expect(text).toMatch(/uid 10001: position 0 contracts, funding PnL -0.02, fees 0.0505, realised -?[0-9.]+, unrealised 0, total -?[0-9.]+ USDT/);
   });
 });
