@@ -125,7 +125,7 @@ export async function runMarketReplay(inputs: MdInputs, cfg: ReplayConfig, strat
   };
   accounts.perp = sim.perp;
   accounts.open(sim);
-  const perp = sim.perp ? new PerpDriver(sim, clock, users, cfg.sample_us ?? 1_000_000) : undefined;
+  const perp = sim.perp ? new PerpDriver(PerpDriver.hostOf(sim, clock), users, cfg.sample_us ?? 1_000_000) : undefined;
   const D = inputs.ticker;
   let dDone = D === undefined || !(await D.fill());
   let tickerRows = 0;

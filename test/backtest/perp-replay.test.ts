@@ -62,7 +62,7 @@ describe('Tardis derivative_ticker reader', () => {
     const o = { seed: 11, messages: 3000, snapshotEvery: 1500, maxStepUs: 200_000, tickerEveryUs: 1_000_000, fundingIntervalS: 60,
       symbol: 'BTCUSDT', exchange: 'binance-futures' };
     const n = generateTardis(o, { book: (l) => book.push(l), trade: (l) => trades.push(l), ticker: (l) => ticker.push(l) });
-    expect(n).toEqual({ bookRows: 5465, tradeRows: 458, tickerRows: 303 });
+    expect(n).toEqual({ bookRows: 5465, tradeRows: 458, tickerRows: 302 });
     expect(`${book.join('\n')}\n`).toBe(await readFile(PERP.book, 'utf8'));
     expect(`${trades.join('\n')}\n`).toBe(await readFile(PERP.trades, 'utf8'));
     expect(`${ticker.join('\n')}\n`).toBe(await readFile(PERP.ticker, 'utf8'));

@@ -64,6 +64,7 @@ export function generateTardis(o: SyntheticOptions, sink: SyntheticSink): { book
   let tradeId = 0;
   let tickerRows = 0;
   const tick = sink.ticker === undefined ? undefined : tickerWriter(o, ex, sym, pd, t, (l) => { sink.ticker!(l); tickerRows++; });
+  tickerRows = 0; // the header line is not a row
   sink.book('exchange,symbol,timestamp,local_timestamp,is_snapshot,side,price,amount');
   sink.trade('exchange,symbol,timestamp,local_timestamp,id,side,price,amount');
   const row = (local: number, snap: boolean, side: 'bid' | 'ask', price: number, amount: number): void => {

@@ -11,14 +11,16 @@
  *   reaches a recorded `funding_timestamp`, a FuturesFunding at that time with the last rate recorded for it.
  *   The engine pays it only when its own schedule has come (`contract.funding_interval` must match the data's;
  *   a refusal is counted in `funding.refused`, nothing is paid);
- * - commands reach the engine through MarketSim.system, so the liquidator's closing order meets the displayed
- *   book as our orders do.
+ * - commands reach the engine through the host: in a replay, MarketSim.system, so the liquidator's closing order
+ *   meets the displayed book as our orders do; in the replay server, the gateway (the book is mirrored there).
+ *   The host must answer synchronously (an inline engine).
  *
  * Sampling (every `sample_us`, at batch ends): mark, and per user equity (futures total + unrealised PnL),
  * margin in use (position + order margin) and position size — floats for the charts only; the report's final
  * figures are exact (settle-currency decimals). Costs: one account-figures scan per user and sample.
  */
 import type { Clock } from '../../core/clock.js';
+import type { Exchange } from '../../core/exchange/exchange.js';
 import { Command, CommandType } from '../../core/command.js';
 import { crossFigures } from '../../core/futures/account-figures.js';
 import { PositionSlot } from '../../core/futures/position-store.js';
@@ -85,7 +87,9 @@ export function openPerpBalances(sim: MarketSim, cfg: ReplayConfig, users: reado
 
 export class PerpDriver {
   readonly services: FuturesServices;
-  readonly #sim: MarketSim;
+  readonly #host: FuturesHost;
+  readonly #ex: Exchange;
+  readonly #market: number;
   readonly #users: readonly number[];
   readonly #cur: number;
   readonly #scale: number;
@@ -103,17 +107,24 @@ export class PerpDriver {
   readonly fundings: FundingEvent[] = [];
   readonly series: { t: number[]; mark: number[]; equity: number[][]; margin: number[][]; size: number[][] };
 
-  constructor(sim: MarketSim, clock: Clock, users: readonly number[], sampleUs: number, liquidationIntervalMs = 1000) {
-    this.#sim = sim;
-    this.#users = users;
-    const ex = sim.engine.exchange;
-    this.#cur = ex.futures.settleCur[0]!;
-    this.#scale = ex.definition.currencies.find((c) => c.code === ex.currencies[this.#cur])!.scale;
-    const host: FuturesHost = {
-      exchange: ex, clock,
+  /** The host of a replay's MarketSim: its engine, with the futures services' commands through `system`. */
+  static hostOf(sim: MarketSim, clock: Clock): FuturesHost {
+    return {
+      exchange: sim.engine.exchange, clock,
       submit: (cmd, done) => done(sim.system(cmd)),
       depth: (m, side, limit, prices, lots) => sim.engine.books[m]!.depth(side, limit, prices, lots),
     };
+  }
+
+  /** Drives the exchange's one contract (contract 0) through `host` (synchronous); `users` are reported and sampled. */
+  constructor(host: FuturesHost, users: readonly number[], sampleUs: number, liquidationIntervalMs = 1000) {
+    this.#host = host;
+    this.#users = users;
+    const ex = host.exchange;
+    this.#ex = ex;
+    this.#market = ex.futures.marketOf[0]!;
+    this.#cur = ex.futures.settleCur[0]!;
+    this.#scale = ex.definition.currencies.find((c) => c.code === ex.currencies[this.#cur])!.scale;
     this.services = new FuturesServices(host, { checkMs: 0, scheduledFunding: false, liquidationIntervalMs });
     this.#interval = sampleUs;
     this.#insuranceOpen = ex.ledger.futures.insuranceFund(this.#cur);
@@ -156,12 +167,14 @@ export class PerpDriver {
     this.#lastApplied = at;
     this.stats.recorded_fundings++;
     const c = this.#cmd.clear();
-    c.type = CommandType.FuturesFunding; c.market = 0; c.iceberg = rate;
-    const ok = this.#sim.system(c) === ResultCode.Ok;
+    c.type = CommandType.FuturesFunding; c.market = this.#market; c.iceberg = rate;
+    let code: ResultCode | undefined;
+    this.#host.submit(c, (rc) => { code = rc; });
+    const ok = code === ResultCode.Ok;
     if (ok) this.stats.applied++; else this.stats.refused++;
     if (this.fundings.length < MAX_FUNDINGS) {
       this.fundings.push({ time_us: at, rate: formatUnits(rate, RATE_SCALE), applied: ok,
-        insurance_after: fmtBig(this.#sim.engine.exchange.ledger.futures.insuranceFund(this.#cur), this.#scale) });
+        insurance_after: fmtBig(this.#ex.ledger.futures.insuranceFund(this.#cur), this.#scale) });
     }
     this.services.poll();
   }
@@ -170,7 +183,7 @@ export class PerpDriver {
   sample(time: number): void {
     if (time < this.#nextSample) return;
     this.#nextSample = time + this.#interval;
-    const ex = this.#sim.engine.exchange;
+    const ex = this.#ex;
     const one = 10 ** this.#scale;
     const s = this.series;
     s.t.push(time);
@@ -192,8 +205,8 @@ export class PerpDriver {
   }
 
   #size(uid: number): number {
-    const P = this.#sim.engine.exchange.futures.positions;
-    const r = P.find(uid, 0, PositionSlot.Single);
+    const P = this.#ex.futures.positions;
+    const r = P.find(uid, this.#market, PositionSlot.Single);
     return r < 0 ? 0 : P.size[r]!;
   }
 
@@ -204,7 +217,7 @@ export class PerpDriver {
 
   /** The `perpetual` section of the report. @allocates */
   report(): Record<string, unknown> {
-    const ex = this.#sim.engine.exchange;
+    const ex = this.#ex;
     const S = ex.futures;
     const k = S.contracts[0]!;
     const money = (v: bigint): string => fmtBig(v, this.#scale);
