@@ -39,8 +39,12 @@ export async function tardisInputs(tradesPath: string, bookPath: string, cfg: Re
   return { format: 'tardis', trades, book, ...(invalid === undefined ? {} : { invalid }), ...(ticker === undefined ? {} : { ticker }) };
 }
 
-/** Gate dumps: spot deals + orderbooks, or futures trades + orderbooks. */
-export async function gateInputs(kind: GateKind, tradesPath: string, bookPath: string, cfg: ReplayConfig, invalid?: InvalidRows): Promise<MdInputs> {
+/**
+ * Gate dumps: spot deals + orderbooks, or futures trades + orderbooks; with `tickerPath` (futures), a Tardis
+ * derivative_ticker gives the perpetual's recorded prices and funding (Gate's trade and book dumps carry none).
+ */
+export async function gateInputs(kind: GateKind, tradesPath: string, bookPath: string, cfg: ReplayConfig, invalid?: InvalidRows,
+  tickerPath?: string): Promise<MdInputs> {
   const spot = kind === 'spot';
   const scales = await resolveScales(cfg, [
     { path: tradesPath, price: 2, amount: 3 },
@@ -52,5 +56,7 @@ export async function gateInputs(kind: GateKind, tradesPath: string, bookPath: s
     trades: new GateTradeReader(await openChunks(tradesPath), tradesPath, scales, kind).skipInvalidInto(invalid),
     book: new GateBookReader(await openChunks(bookPath), bookPath, scales, kind, delta).skipInvalidInto(invalid),
     ...(invalid === undefined ? {} : { invalid }),
+    ...(tickerPath === undefined ? {}
+      : { ticker: new TardisTickerReader(await openChunks(tickerPath), tickerPath, scales.priceScale).skipInvalidInto(invalid) }),
   };
 }

@@ -49,6 +49,7 @@ Formats and their inputs:
   --format journal --journal FILE                  our journal (order flow), ending at the live run's state hash
   --format tardis --trades FILE --book FILE        Tardis trades + incremental_book_L2 (plain or .gz)
       [--ticker FILE]                              + derivative_ticker: a perpetual on the futures engine
+                                                   (also with --format gate --gate-kind futures)
   --format gate --gate-kind spot|futures --trades FILE --book FILE
                                                    Gate's dumps (--gate-kind default: spot)
   --format lobster --messages FILE                 a LOBSTER message file
@@ -100,14 +101,17 @@ export function parseReplayArgs(argv: readonly string[]): ReplayArgs {
   }
   if (format === 'tardis' || format === 'gate') { args.trades = need('--trades'); args.book = need('--book'); }
   if (format === 'lobster') args.messages = need('--messages');
-  if (v.has('--ticker')) {
-    if (format !== 'tardis') throw new ConfigError('--ticker (a Tardis derivative_ticker) goes with --format tardis');
-    args.ticker = v.get('--ticker')!;
-  }
+
   if (format === 'gate') {
     const k = v.get('--gate-kind') ?? 'spot';
     if (k !== 'spot' && k !== 'futures') throw new ConfigError('--gate-kind must be spot or futures');
     args.gateKind = k;
+  }
+  if (v.has('--ticker')) {
+    if (format !== 'tardis' && !(format === 'gate' && args.gateKind === 'futures')) {
+      throw new ConfigError('--ticker (a Tardis derivative_ticker) goes with --format tardis or --format gate --gate-kind futures');
+    }
+    args.ticker = v.get('--ticker')!;
   }
   const opt = (flag: string): string | undefined => v.get(flag);
   if (opt('--config') !== undefined) args.config = opt('--config');

@@ -81,6 +81,6 @@ export async function replayOnce(args: ReplayArgs, cfg: ReplayConfig, progress?:
   const invalid = invalidRowsOf(args);
   const inputs = args.format === 'tardis'
     ? await tardisInputs(args.trades!, args.book!, cfg, invalid, args.ticker)
-    : await gateInputs(args.gateKind!, args.trades!, args.book!, cfg, invalid);
+    : await gateInputs(args.gateKind!, args.trades!, args.book!, cfg, invalid, args.ticker);
   return (await runMarketReplay(inputs, withModule, strategy, progress)).report;
 }

@@ -93,7 +93,7 @@ export async function serveReplay(a: ServeArgs): Promise<{ sim: Simulator; finis
   const cfg = configOf(a.replay);
   const r = a.replay;
   const invalid = invalidRowsOf(r);
-  const inputs = r.format === 'tardis' ? await tardisInputs(r.trades!, r.book!, cfg, invalid, r.ticker) : await gateInputs(r.gateKind!, r.trades!, r.book!, cfg, invalid);
+  const inputs = r.format === 'tardis' ? await tardisInputs(r.trades!, r.book!, cfg, invalid, r.ticker) : await gateInputs(r.gateKind!, r.trades!, r.book!, cfg, invalid, r.ticker);
   const { trades: T, book: B } = inputs;
   const D = inputs.ticker;
   const perp = isPerp(cfg);

@@ -11,7 +11,7 @@ import { InvalidRows } from '../../src/backtest/csv/invalid-rows.js';
 import { generateTardis } from '../../src/backtest/formats/synthetic-tardis.js';
 import { TARDIS_TICKER_HEADER, TardisTickerReader } from '../../src/backtest/formats/tardis-ticker.js';
 import type { MarketSim } from '../../src/backtest/market-sim.js';
-import { tardisInputs } from '../../src/backtest/md-inputs.js';
+import { gateInputs, tardisInputs } from '../../src/backtest/md-inputs.js';
 import { runMarketReplay } from '../../src/backtest/md-replay.js';
 import { parseReplayArgs } from '../../src/backtest/replay-args.js';
 import type { ReplayConfig } from '../../src/backtest/replay-config.js';
@@ -105,9 +105,11 @@ describe('Tardis derivative_ticker reader', () => {
     expect(invalid.report().by_reason).toEqual({ bad_number: 1, bad_price: 1, bad_timestamp: 1, field_count: 1 });
   });
 
-  it('--ticker goes with --format tardis', () => {
+  it('--ticker goes with --format tardis or Gate futures dumps', () => {
     expect(parseReplayArgs(['--format', 'tardis', '--trades', 'a', '--book', 'b', '--ticker', 'c']).ticker).toBe('c');
-    expect(() => parseReplayArgs(['--format', 'gate', '--trades', 'a', '--book', 'b', '--ticker', 'c'])).toThrow(/--format tardis/);
+    expect(parseReplayArgs(['--format', 'gate', '--gate-kind', 'futures', '--trades', 'a', '--book', 'b', '--ticker', 'c']).ticker).toBe('c');
+    expect(() => parseReplayArgs(['--format', 'gate', '--trades', 'a', '--book', 'b', '--ticker', 'c'])).toThrow(/--gate-kind futures/);
+    expect(() => parseReplayArgs(['--format', 'lobster', '--messages', 'a', '--ticker', 'c'])).toThrow(/--ticker/);
   });
 });
 
@@ -152,6 +154,31 @@ describe('perpetual replay on the futures engine', () => {
     const users = a.report.result.users as { pnl: string; fees: Record<string, string> }[];
     expect(users[0]!.pnl).toBe(u.total_pnl);
     expect(users[0]!.fees.USDT).toBe(u.fees);
+  });
+
+  it('replays Gate futures dumps (sizes in contracts) with a derivative_ticker for the prices and funding', async () => {
+    const dir = await dirs.make();
+    const T = 1_626_166_800;
+    const ob = join(dir, 'ob.csv');
+    await writeFile(ob, `${T},set,33000.0,2000,1,0\n${T},set,33010.0,-1000,1,0\n`);
+    const tr = join(dir, 'trades.csv');
+    await writeFile(tr, `${T + 100}, 5427, 33010.0, 5\n`);
+    const ticker = join(dir, 'ticker.csv');
+    const row = (s: number, f: number, mark: string): string => `gate-io-futures,BTC_USDT,${s * 1e6},${s * 1e6 + 100},${f * 1e6},0.0001,0.0001,1,${mark},${mark},${mark}`;
+    await writeFile(ticker, [TARDIS_TICKER_HEADER, row(T, T + 60, '33005.0'), row(T + 61, T + 120, '33005.0')].join('\n'));
+    const cfg: ReplayConfig = {
+      market: { id: 'BTC_USDT', price_precision: 1, amount_precision: 0 },
+      currencies: [{ code: 'USDT', scale: 8 }], contract: { funding_interval: 60, quanto_multiplier: '0.0001' },
+      users: [{ uid: 10001, balances: { USDT: '1000' } }],
+    };
+    const strategy = { onStart(ctx: StrategyContext) { ctx.place({ side: 'buy', price: '33010', amount: 100, time_in_force: 'ioc' }); } };
+    const { report, sim } = await runMarketReplay(await gateInputs('futures', tr, ob, cfg, undefined, ticker), cfg, strategy);
+    const p = report.result.perpetual as { funding: { applied: number }; users: { position: number; funding_pnl: string; fees: string }[] };
+    // 100 contracts × 0.0001 BTC at 33010 = 330.1 USDT: a 0.05 % taker fee of 0.16505; funding 0.01 × 33005 × 0.0001.
+    expect(p.users[0]).toMatchObject({ position: 100, fees: '0.16505', funding_pnl: '-0.033005' });
+    // The data ends at T + 100 s: the funding recorded for T + 120 s is not paid.
+    expect(p.funding.applied).toBe(1);
+    expectConserved(sim, [10001]);
   });
 
   /** One user buys 1,000 contracts (1 BTC) at 101 with leverage 10, then the recorded mark falls. */
