@@ -14,6 +14,7 @@ import type { MarketSim } from '../../src/backtest/market-sim.js';
 import { gateInputs, tardisInputs } from '../../src/backtest/md-inputs.js';
 import { runMarketReplay } from '../../src/backtest/md-replay.js';
 import { parseReplayArgs } from '../../src/backtest/replay-args.js';
+import { configOf } from '../../src/backtest/replay-command.js';
 import type { ReplayConfig } from '../../src/backtest/replay-config.js';
 import { deterministicJson } from '../../src/backtest/report.js';
 import { renderHtml } from '../../src/backtest/html-report.js';
@@ -179,6 +180,22 @@ describe('perpetual replay on the futures engine', () => {
     // The data ends at T + 100 s: the funding recorded for T + 120 s is not paid.
     expect(p.funding.applied).toBe(1);
     expectConserved(sim, [10001]);
+  });
+
+  it('counts, and does not pay, recorded fundings the engine schedule refuses (a funding_interval unlike the data)', async () => {
+    const cfg = { ...(await fixtureConfig()), contract: { funding_interval: 28_800 } };
+    const { report, sim } = await runFixture(cfg);
+    const p = report.result.perpetual as { funding: { recorded: number; applied: number; refused: number }; users: { funding_pnl: string }[] };
+    expect([p.funding.recorded, p.funding.applied, p.funding.refused]).toEqual([5, 0, 5]);
+    expect(p.users[0]!.funding_pnl).toBe('0');
+    expect(sim.engine.exchange.futures.funding).toEqual([]);
+    expectConserved(sim, [10001]);
+  });
+
+  it('--ticker alone makes the config a perpetual one', () => {
+    const args = parseReplayArgs(['--format', 'tardis', '--trades', 'a', '--book', 'b', '--ticker', 'c', '--seed', '3']);
+    expect(configOf(args)).toEqual({ contract: {}, seed: 3 });
+    expect(configOf(parseReplayArgs(['--format', 'tardis', '--trades', 'a', '--book', 'b']))).toEqual({});
   });
 
   /** One user buys 1,000 contracts (1 BTC) at 101 with leverage 10, then the recorded mark falls. */
