@@ -152,6 +152,12 @@ describe('perpetual replay on the futures engine', () => {
     // Every PnL component is the futures account's, and they add up to the equity's change.
     expect(new Big(u.realised_pnl).plus(u.funding_pnl).minus(u.fees).plus(u.unrealised_pnl).eq(u.total_pnl)).toBe(true);
     expect(new Big(u.equity).minus('100000').eq(u.total_pnl)).toBe(true);
+    // Margin in use over time, sampled every second from the first recorded mark on.
+    const series = (a.report.result.perpetual as { series: { t: number[]; mark: number[]; users: { margin: number[]; equity: number[] }[] } }).series;
+    expect(series.t.length).toBeGreaterThan(250);
+    expect(Math.min(...series.mark)).toBeGreaterThan(59_000);
+    expect(Math.max(...series.users[0]!.margin)).toBeGreaterThan(0);
+    expect(series.users[0]!.equity.length).toBe(series.t.length);
     const users = a.report.result.users as { pnl: string; fees: Record<string, string> }[];
     expect(users[0]!.pnl).toBe(u.total_pnl);
     expect(users[0]!.fees.USDT).toBe(u.fees);

@@ -15,7 +15,7 @@
  *   meets the displayed book as our orders do; in the replay server, the gateway (the book is mirrored there).
  *   The host must answer synchronously (an inline engine).
  *
- * Sampling (every `sample_us`, at batch ends): mark, and per user equity (futures total + unrealised PnL),
+ * Sampling (every `sample_us`, at batch ends, from the first recorded mark on): mark, and per user equity (futures total + unrealised PnL),
  * margin in use (position + order margin) and position size — floats for the charts only; the report's final
  * figures are exact (settle-currency decimals). Costs: one account-figures scan per user and sample.
  */
@@ -181,7 +181,8 @@ export class PerpDriver {
 
   /** Samples the series when `time` passed the next sample point. */
   sample(time: number): void {
-    if (time < this.#nextSample) return;
+    // Nothing before the first recorded mark: the series start with the prices.
+    if (time < this.#nextSample || this.#ex.futures.mark[0] === 0) return;
     this.#nextSample = time + this.#interval;
     const ex = this.#ex;
     const one = 10 ** this.#scale;
