@@ -39,6 +39,8 @@ Options:
   --speed X            simulated time at X times wall time; 0: as fast as possible (default 1)
   --sim-config FILE    users and keys in the npm start config format (default: the demo's users and keys)
   --config FILE.json   the replay config: market, fees, models (default: none; docs/replay.md)
+  --ticker FILE        a Tardis derivative_ticker: serve the market as a perpetual (/futures/usdt, /v4/ws/fx/usdt)
+                       with the recorded mark, index and funding (default: none; a spot market)
   --seed N             seed of every random draw (default 1)
   --host HOST          address to listen on (default: env HOST, else 127.0.0.1)
   --port PORT          port (default: env PORT, else 8080; 0: any free port); start-up fails if the address is

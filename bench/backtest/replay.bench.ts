@@ -8,6 +8,10 @@
  * - tardis CSV: synthetic Tardis files (formats/synthetic-tardis.ts) read and parsed, plain and gzip.
  * - L2 rebuild: the whole market-data replay without a strategy (merge, batches, book updates).
  * - strategy: the same with the example strategy (touch-quoter) trading through the engine.
+ * - perpetual: the same data as a perpetual (BTC_USDT on settle usdt) with a derivative_ticker every 100 ms of
+ *   exchange time (funding every 60 s), the strategy trading contracts on the futures engine: recorded marks
+ *   through the futures services, funding at the recorded times, the liquidator on each mark update. JSON:
+ *   its row in `rows`, and `perpetual` (events, rate, ticker rows, fundings paid, liquidations).
  * - sweep: 8 replays of the strategy run over seeds on a piscina pool of 1, 2, … workers (up to the cores).
  *
  * Each figure is the median of 3 passes (1 for sweeps). Peers' published figures are printed beside ours;
@@ -27,6 +31,7 @@ import { replayJournal } from '../../src/backtest/journal-replay.js';
 import { tardisInputs } from '../../src/backtest/md-inputs.js';
 import { runMarketReplay } from '../../src/backtest/md-replay.js';
 import { parseReplayArgs } from '../../src/backtest/replay-args.js';
+import type { ReplayConfig } from '../../src/backtest/replay-config.js';
 import { loadStrategy } from '../../src/backtest/strategy.js';
 import { runSweep } from '../../src/backtest/sweep.js';
 import { SimClock } from '../../src/core/clock.js';
@@ -106,19 +111,24 @@ async function journalBench(dir: string): Promise<void> {
   });
 }
 
-async function writeSynthetic(dir: string, messages: number, tag: string): Promise<{ book: string; trades: string }> {
-  const p = { book: path.join(dir, `${tag}-book.csv`), trades: path.join(dir, `${tag}-trades.csv`) };
+async function writeSynthetic(dir: string, messages: number, tag: string, withTicker = false): Promise<{ book: string; trades: string; ticker: string }> {
+  const p = { book: path.join(dir, `${tag}-book.csv`), trades: path.join(dir, `${tag}-trades.csv`), ticker: path.join(dir, `${tag}-ticker.csv`) };
   const b = createWriteStream(p.book);
   const t = createWriteStream(p.trades);
+  const d = createWriteStream(p.ticker);
   let bb: string[] = [];
   let tt: string[] = [];
-  generateTardis({ seed: 1, messages, snapshotEvery: 250_000 }, {
+  let dd: string[] = [];
+  const ticker = withTicker ? { tickerEveryUs: 100_000, fundingIntervalS: 60 } : {};
+  generateTardis({ seed: 1, messages, snapshotEvery: 250_000, ...ticker }, {
     book: (l) => { bb.push(l); if (bb.length >= 8192) { b.write(`${bb.join('\n')}\n`); bb = []; } },
     trade: (l) => { tt.push(l); if (tt.length >= 8192) { t.write(`${tt.join('\n')}\n`); tt = []; } },
+    ...(withTicker ? { ticker: (l: string) => { dd.push(l); if (dd.length >= 8192) { d.write(`${dd.join('\n')}\n`); dd = []; } } } : {}),
   });
   b.end(`${bb.join('\n')}\n`);
   t.end(`${tt.join('\n')}\n`);
-  await Promise.all([b, t].map((w) => new Promise<void>((r) => { w.on('finish', () => r()); })));
+  d.end(dd.length === 0 ? '' : `${dd.join('\n')}\n`);
+  await Promise.all([b, t, d].map((w) => new Promise<void>((r) => { w.on('finish', () => r()); })));
   return p;
 }
 
@@ -152,6 +162,29 @@ async function csvBench(dir: string): Promise<void> {
   await passes('market replay with the example strategy (plain)', () => replay(p, true), 'orders, queue model, fills through the engine');
 }
 
+/** What the perpetual scenario did (the JSON's `perpetual`). */
+let perpetual: Record<string, unknown> | undefined;
+
+async function perpBench(dir: string): Promise<void> {
+  const p = await writeSynthetic(dir, CFG.messages, 'perp', true);
+  const cfg: ReplayConfig = {
+    market: { id: 'BTC_USDT', price_precision: 1, amount_precision: 3 }, contract: { funding_interval: 60 },
+    users: [{ uid: 10001, balances: { USDT: '1000000' }, leverage: '10' }],
+  };
+  const options = { size: '500', requote_us: 20_000, max_position: '3000' };
+  let last: Record<string, unknown> = {};
+  await passes('perpetual replay with the example strategy (trades + book + derivative_ticker, plain)', async () => {
+    const r = await runMarketReplay(await tardisInputs(p.trades, p.book, cfg, undefined, p.ticker), cfg, await loadStrategy(STRATEGY, options));
+    const perp = r.report.result.perpetual as { funding: { applied: number; refused: number }; liquidator: { liquidations: number }; prices: { ticker_rows: number } };
+    if (perp.funding.refused !== 0) throw new Error(`perpetual bench: ${perp.funding.refused} fundings refused`);
+    last = { events: r.report.events, ticker_rows: perp.prices.ticker_rows, fundings: perp.funding.applied, liquidations: perp.liquidator.liquidations,
+      state_hash: r.report.state_hash };
+    return { events: r.report.events, ms: r.report.timing.wall_ms };
+  }, 'futures engine: recorded marks, funding, liquidator on each mark');
+  const row = rows[rows.length - 1]!;
+  perpetual = { ...last, events_per_sec: row.events_per_sec, passes: row.passes };
+}
+
 async function sweepBench(dir: string): Promise<void> {
   const p = await writeSynthetic(dir, CFG.sweepMessages, 'sweep');
   const maxWorkers = Math.max(1, os.cpus().length);
@@ -179,12 +212,13 @@ async function main(): Promise<void> {
   try {
     await journalBench(dir);
     await csvBench(dir);
+    await perpBench(dir);
     await sweepBench(dir);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
   if (JSON_OUT) {
-    process.stdout.write(`${JSON.stringify({ machine, quick: QUICK, rows, peers: PEERS })}\n`);
+    process.stdout.write(`${JSON.stringify({ machine, quick: QUICK, rows, peers: PEERS, ...(perpetual === undefined ? {} : { perpetual }) })}\n`);
     return;
   }
   const lines = ['', '| scenario | events/s | events | note |', '|---|---:|---:|---|'];

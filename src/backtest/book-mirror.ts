@@ -14,6 +14,8 @@
  *   client at the client's price.
  *
  * Commands go through the gateway like any other, so they are sequenced, journaled and in the state hash.
+ * On a perpetual the mirror's market is the contract's book and its orders are futures orders of the settle
+ * currency's futures account (`target`); both accounts then hold the market's side of every fill as positions.
  */
 import { Command, CommandType } from '../core/command.js';
 import { EventKind } from '../core/matching/book-events.js';
@@ -25,6 +27,9 @@ export const MIRROR_TAKER_UID = 2;
 
 interface LiqOrder { id: number; left: number }
 
+/** Which book the mirror fills, and the account its orders use (AccountKind and sub; spot: 0, 0). */
+export interface MirrorTarget { readonly market: number; readonly kind: number; readonly sub: number }
+
 export class BookMirror {
   readonly #gw: ExchangeGateway;
   readonly #cmd = new Command();
@@ -34,9 +39,11 @@ export class BookMirror {
   readonly #consumed = [new Map<number, number>(), new Map<number, number>(), new Map<number, number>()];
   readonly #where = new Map<number, { side: number; price: number }>();
   readonly stats = { levels: 0, trades: 0, clientFills: 0, commands: 0 };
+  readonly #target: MirrorTarget;
 
-  constructor(gateway: ExchangeGateway) {
+  constructor(gateway: ExchangeGateway, target: MirrorTarget = { market: 0, kind: 0, sub: 0 }) {
     this.#gw = gateway;
+    this.#target = target;
     gateway.observe((_code, c, ev) => {
       const client = (uid: number): boolean => uid !== MIRROR_LIQUIDITY_UID && uid !== MIRROR_TAKER_UID;
       for (let i = 0; i < ev.count; i++) {
@@ -88,7 +95,7 @@ export class BookMirror {
       for (let k = list.length - 1; k >= 0 && cut > 0; k--) {
         const o = list[k]!;
         const c = this.#cmd.clear();
-        c.uid = MIRROR_LIQUIDITY_UID; c.market = 0; c.orderId = o.id;
+        c.uid = MIRROR_LIQUIDITY_UID; c.market = this.#target.market; c.orderId = o.id;
         if (o.left <= cut) {
           cut -= o.left;
           c.type = CommandType.CancelOrder;
@@ -113,7 +120,7 @@ export class BookMirror {
   /** A snapshot starts: every liquidity order is withdrawn. */
   reset(): void {
     const c = this.#cmd.clear();
-    c.type = CommandType.CancelAll; c.uid = MIRROR_LIQUIDITY_UID; c.market = 0;
+    c.type = CommandType.CancelAll; c.uid = MIRROR_LIQUIDITY_UID; c.market = this.#target.market;
     this.#submit(c);
     for (const m of [...this.#levels, ...this.#shown, ...this.#consumed]) m.clear();
     this.#where.clear();
@@ -121,8 +128,8 @@ export class BookMirror {
 
   #place(side: number, price: number, lots: number, tif: number, uid: number): void {
     const c = this.#cmd.clear();
-    c.type = CommandType.PlaceOrder; c.uid = uid; c.market = 0; c.side = side; c.orderType = OrderType.Limit;
-    c.tif = tif; c.price = price; c.amount = lots;
+    c.type = CommandType.PlaceOrder; c.uid = uid; c.market = this.#target.market; c.side = side; c.orderType = OrderType.Limit;
+    c.tif = tif; c.price = price; c.amount = lots; c.kind = this.#target.kind; c.sub = this.#target.sub;
     this.#gw.submit(c, (code, done) => {
       this.stats.commands++;
       if (code !== 0 || uid !== MIRROR_LIQUIDITY_UID) return;

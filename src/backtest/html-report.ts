@@ -3,10 +3,12 @@
  * charts of a market-data replay — equity and position per user over time, the price with our fills marked
  * — and tables of fill ratios, fees, PnL, queue and latency statistics. Order-flow replays (journal,
  * LOBSTER) get the summary tables. Chart values are floats for drawing; the tables print the report's exact
- * decimal strings. Charts stay bounded whatever the number of samples and fills (./chart.ts).
+ * decimal strings. Charts stay bounded whatever the number of samples and fills (./chart.ts). A perpetual's
+ * report gets its own charts and tables (./perp/perp-html.ts) in place of the spot equity and position charts.
  */
 import { esc, lineChart, type Line } from './chart.js';
 import type { SkippedRowsReport } from './csv/invalid-rows.js';
+import { perpHtml, type PerpSection } from './perp/perp-html.js';
 import type { ReplayReport } from './report.js';
 
 /** A table from rows of [label, value] or a header and rows. */
@@ -26,6 +28,7 @@ interface MdResult {
   public: Record<string, unknown>;
   inputs: Record<string, unknown>;
   skipped_rows?: SkippedRowsReport;
+  perpetual?: PerpSection;
 }
 
 /** Equity, position and mid-price charts, reading the report's arrays in place (./chart.ts bounds the output). */
@@ -40,6 +43,7 @@ function marketCharts(r: MdResult): string {
   const position: Line[] = s.users.map((u) => ({ name: `uid ${u.uid}`, n, x, y: (i) => u.base[i]! / bs }));
   const f = r.fills;
   const marks = { n: f.length, x: (i: number) => f[i]!.t, y: (i: number) => f[i]!.price / pp, buy: (i: number) => f[i]!.side === 1 };
+  if (r.perpetual !== undefined) return perpHtml(r.perpetual, marks);
   return lineChart(`Equity (${r.market.id.split('_')[1]}; base marked at mid)`, equity)
     + lineChart('Position (base)', position)
     + lineChart('Mid price with our fills (▲ buy, ▼ sell)', [{ name: 'mid', n, x, y: (i) => s.mid[i]! }], marks);

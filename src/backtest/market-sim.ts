@@ -12,12 +12,19 @@
  *   amount the queue model allows (./own-orders.ts); the liquidity account sends one IOC counter-order for it,
  *   at our price, so fills happen at our limit price with the maker fee.
  *
+ * On a perpetual (the definition's one contract is market 0) every order is a futures order of the settle
+ * currency's futures account, a market buy's amount is contracts, and the futures services' commands come in
+ * through `system`: a liquidator's order meets the displayed book as our taking orders do.
+ *
  * Notes about our orders (accepted, fill, finished, rejected) go to `sink` at the exchange time they happen;
  * the replay delays them by the ack latency. Allocation: per our order and note, not per data row.
  */
 import type { SimClock } from '../core/clock.js';
 import { Command, CommandType } from '../core/command.js';
 import type { ExchangeDefinition } from '../core/exchange/exchange-definition.js';
+import { AccountKind } from '../core/ledger/account-kinds.js';
+import { PositionSlot } from '../core/futures/position-store.js';
+import { INSURANCE_UID } from '../core/ledger/futures-funds.js';
 import { EventKind } from '../core/matching/book-events.js';
 import { OrderType, Side, TimeInForce } from '../core/matching/order-types.js';
 import { ResultCode } from '../core/result-code.js';
@@ -82,12 +89,46 @@ export class MarketSim {
   readonly #clock: SimClock;
   readonly #models: SimModels;
   readonly #sink: (n: OrderNote) => void;
+  /** True on a perpetual: orders carry the futures account (kind Futures, sub the settle currency). */
+  readonly perp: boolean;
+  readonly #settleCur: number;
 
   constructor(def: ExchangeDefinition, clock: SimClock, models: SimModels, sink: (n: OrderNote) => void) {
     this.engine = new InlineEngine(def, { clock });
     this.#clock = clock;
     this.#models = models;
     this.#sink = sink;
+    const F = this.engine.exchange.futures;
+    this.perp = F.contracts.length > 0 && F.marketOf[0] === 0;
+    this.#settleCur = this.perp ? F.settleCur[0]! : 0;
+  }
+
+  /** Marks `c` (a PlaceOrder on market 0) as a futures order on a perpetual; nothing on a spot market. */
+  #account(c: Command): void {
+    if (!this.perp) return;
+    c.kind = AccountKind.Futures; c.sub = this.#settleCur;
+  }
+
+  /**
+   * A command of the futures services (prices, funding, liquidation): applied as is, except that the
+   * liquidator's closing order first gets the displayed levels it can reach (less what we consumed), as our
+   * taking orders do, withdrawn right after. Fills and finishes of our users' orders become notes.
+   */
+  system(c: Command): ResultCode {
+    const book = c.type === CommandType.PlaceOrder || c.type === CommandType.CancelAll;
+    if (c.type === CommandType.PlaceOrder && c.uid === INSURANCE_UID && c.market === 0) {
+      const P = this.engine.exchange.futures.positions;
+      const r = P.find(INSURANCE_UID, 0, PositionSlot.Single);
+      const lots = r < 0 ? 0 : Math.abs(P.size[r]!);
+      const side = r >= 0 && P.size[r]! > 0 ? Side.Sell : Side.Buy;
+      if (lots > 0) this.#inject({ ref: 0, uid: INSURANCE_UID, side, type: OrderType.Market, tif: TimeInForce.Ioc, price: 0, amount: lots, text: '' },
+        side === Side.Buy ? Side.Sell : Side.Buy);
+    }
+    const before = this.engine.exchange.trades.count;
+    const code = this.engine.submit(c);
+    if (book && code === ResultCode.Ok) this.#collect(before);
+    this.#withdraw();
+    return code;
   }
 
   /** Submits a funds or any other command as is. */
@@ -146,6 +187,7 @@ export class MarketSim {
     c.type = CommandType.PlaceOrder;
     c.uid = p.uid; c.market = 0; c.side = p.side; c.orderType = p.type; c.tif = p.tif; c.price = p.price;
     c.amount = p.amount; c.text = p.text;
+    this.#account(c);
     const before = this.engine.exchange.trades.count;
     const code = this.engine.submit(c);
     if (code !== ResultCode.Ok) {
@@ -164,15 +206,19 @@ export class MarketSim {
         this.stats.rested++;
       }
     }
-    if (this.#injected.size > 0) {
-      const k = this.#cmd.clear();
-      k.type = CommandType.CancelAll;
-      k.uid = LIQUIDITY_UID; k.market = 0;
-      const b = this.engine.exchange.trades.count;
-      this.engine.submit(k);
-      this.#collect(b);
-      this.#injected.clear();
-    }
+    this.#withdraw();
+  }
+
+  /** Withdraws the injected levels that are left (one cancel-all of the liquidity account). */
+  #withdraw(): void {
+    if (this.#injected.size === 0) return;
+    const k = this.#cmd.clear();
+    k.type = CommandType.CancelAll;
+    k.uid = LIQUIDITY_UID; k.market = 0;
+    const b = this.engine.exchange.trades.count;
+    this.engine.submit(k);
+    this.#collect(b);
+    this.#injected.clear();
   }
 
   /** A cancel of ours arriving at the exchange. */
@@ -200,6 +246,7 @@ export class MarketSim {
       c.type = CommandType.PlaceOrder;
       c.uid = LIQUIDITY_UID; c.market = 0; c.side = opp; c.orderType = OrderType.Limit; c.tif = TimeInForce.Gtc;
       c.price = price; c.amount = avail;
+      this.#account(c);
       if (this.engine.submit(c) === ResultCode.Ok) {
         this.#injected.add(c.orderId);
         this.stats.injected_levels++;
@@ -208,7 +255,7 @@ export class MarketSim {
       }
       lots += avail;
       notional += avail * price;
-      const enough = p.type === OrderType.Market && p.side === Side.Buy ? notional >= p.amount : lots >= p.amount;
+      const enough = p.type === OrderType.Market && p.side === Side.Buy && !this.perp ? notional >= p.amount : lots >= p.amount;
       if (enough) break;
     }
   }
@@ -219,6 +266,7 @@ export class MarketSim {
     c.type = CommandType.PlaceOrder;
     c.uid = LIQUIDITY_UID; c.market = 0; c.side = side; c.orderType = OrderType.Limit; c.tif = TimeInForce.Ioc;
     c.price = price; c.amount = lots;
+    this.#account(c);
     const before = this.engine.exchange.trades.count;
     if (this.engine.submit(c) === ResultCode.Ok) this.#collect(before);
   }

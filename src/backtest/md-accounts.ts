@@ -9,7 +9,12 @@
  * not count. Exact, sampled every `sample_us` (that interval stays fixed when the chart series thin
  * themselves out) and once more at the final mark. Cost per sample: two ledger reads and a few BigInt
  * operations per user.
+ *
+ * On a perpetual (`perp`), a user's base is 0 and its quote is its futures account's equity in the settle
+ * currency (total + unrealised PnL at the mark), so PnL and drawdown are the equity's; fees are in the settle
+ * currency whatever the side.
  */
+import { crossFigures } from '../core/futures/account-figures.js';
 import { AccountKind } from '../core/ledger/account-kinds.js';
 import { Side } from '../core/matching/order-types.js';
 import { formatUnits } from '../core/units.js';
@@ -53,6 +58,8 @@ export class MdAccounts {
   readonly #peak: bigint[];
   readonly #drawdown: bigint[];
   readonly #opening = new Map<number, { base: bigint; quote: bigint }>();
+  /** A perpetual replay (see the module header); set before `open`. */
+  perp = false;
 
   constructor(users: readonly number[], sampleUs: number) {
     this.users = users;
@@ -79,7 +86,8 @@ export class MdAccounts {
       case 'finished': s.finished[String(n.code)] = (s.finished[String(n.code)] ?? 0) + 1; break;
       case 'fill':
         if (n.role === 'maker') { s.makerFills++; s.makerLots += n.lots; } else { s.takerFills++; s.takerLots += n.lots; }
-        if (n.side === Side.Buy) { s.buyLots += n.lots; s.feeBase += n.fee; } else { s.sellLots += n.lots; s.feeQuote += n.fee; }
+        if (n.side === Side.Buy) s.buyLots += n.lots; else s.sellLots += n.lots;
+        if (n.side === Side.Buy && !this.perp) s.feeBase += n.fee; else s.feeQuote += n.fee;
         if (this.fills.length < MAX_FILLS) this.fills.push({ t: n.time, uid: n.uid, side: n.side, price: n.price, lots: n.lots, role: n.role });
         else this.fillsDropped++;
         break;
@@ -126,6 +134,10 @@ export class MdAccounts {
 
   #totals(sim: MarketSim, uid: number): { base: bigint; quote: bigint } {
     const ex = sim.engine.exchange;
+    if (this.perp) {
+      const f = crossFigures(ex, uid, ex.futures.settleCur[0]!);
+      return { base: 0n, quote: f.total + f.upnl };
+    }
     const spec = ex.markets[0]!.spec;
     const one = (cur: string): bigint => {
       const v = ex.ledger.balance(uid, AccountKind.Spot, 0, cur);
@@ -160,7 +172,7 @@ export class MdAccounts {
         maker_fills: s.makerFills, taker_fills: s.takerFills,
         maker_volume: formatUnits(s.makerLots, m.amountScale), taker_volume: formatUnits(s.takerLots, m.amountScale),
         bought: formatUnits(s.buyLots, m.amountScale), sold: formatUnits(s.sellLots, m.amountScale),
-        fees: { [spec.base]: formatUnits(s.feeBase, sb), [spec.quote]: formatUnits(s.feeQuote, sq) },
+        fees: this.perp ? { [spec.quote]: formatUnits(s.feeQuote, sq) } : { [spec.base]: formatUnits(s.feeBase, sb), [spec.quote]: formatUnits(s.feeQuote, sq) },
         finished: s.finished,
         balances: { [spec.base]: fmtBig(end.base, sb), [spec.quote]: fmtBig(end.quote, sq) },
         position_change: fmtBig(dBase, sb),

@@ -9,6 +9,7 @@ import type { MdReader, Scales } from './formats/md-reader.js';
 import { GateBookReader, type GateKind, GateTradeReader } from './formats/gate.js';
 import { scanScales } from './formats/scan-scales.js';
 import { TardisBookReader, TardisTradeReader } from './formats/tardis.js';
+import { TardisTickerReader } from './formats/tardis-ticker.js';
 import type { MdInputs } from './md-replay.js';
 import type { ReplayConfig } from './replay-config.js';
 
@@ -27,15 +28,23 @@ export async function resolveScales(cfg: ReplayConfig, files: readonly { path: s
   return { priceScale: p ?? price, amountScale: a ?? amount };
 }
 
-export async function tardisInputs(tradesPath: string, bookPath: string, cfg: ReplayConfig, invalid?: InvalidRows): Promise<MdInputs> {
+/** Tardis trades + incremental_book_L2, and a perpetual's derivative_ticker when `tickerPath` is given. */
+export async function tardisInputs(tradesPath: string, bookPath: string, cfg: ReplayConfig, invalid?: InvalidRows,
+  tickerPath?: string): Promise<MdInputs> {
   const scales = await resolveScales(cfg, [{ path: tradesPath, price: 6, amount: 7 }, { path: bookPath, price: 6, amount: 7 }]);
   const trades: MdReader = new TardisTradeReader(await openChunks(tradesPath), tradesPath, scales).skipInvalidInto(invalid);
   const book: MdReader = new TardisBookReader(await openChunks(bookPath), bookPath, scales).skipInvalidInto(invalid);
-  return { format: 'tardis', trades, book, ...(invalid === undefined ? {} : { invalid }) };
+  const ticker = tickerPath === undefined ? undefined
+    : new TardisTickerReader(await openChunks(tickerPath), tickerPath, scales.priceScale).skipInvalidInto(invalid);
+  return { format: 'tardis', trades, book, ...(invalid === undefined ? {} : { invalid }), ...(ticker === undefined ? {} : { ticker }) };
 }
 
-/** Gate dumps: spot deals + orderbooks, or futures trades + orderbooks. */
-export async function gateInputs(kind: GateKind, tradesPath: string, bookPath: string, cfg: ReplayConfig, invalid?: InvalidRows): Promise<MdInputs> {
+/**
+ * Gate dumps: spot deals + orderbooks, or futures trades + orderbooks; with `tickerPath` (futures), a Tardis
+ * derivative_ticker gives the perpetual's recorded prices and funding (Gate's trade and book dumps carry none).
+ */
+export async function gateInputs(kind: GateKind, tradesPath: string, bookPath: string, cfg: ReplayConfig, invalid?: InvalidRows,
+  tickerPath?: string): Promise<MdInputs> {
   const spot = kind === 'spot';
   const scales = await resolveScales(cfg, [
     { path: tradesPath, price: 2, amount: 3 },
@@ -47,5 +56,7 @@ export async function gateInputs(kind: GateKind, tradesPath: string, bookPath: s
     trades: new GateTradeReader(await openChunks(tradesPath), tradesPath, scales, kind).skipInvalidInto(invalid),
     book: new GateBookReader(await openChunks(bookPath), bookPath, scales, kind, delta).skipInvalidInto(invalid),
     ...(invalid === undefined ? {} : { invalid }),
+    ...(tickerPath === undefined ? {}
+      : { ticker: new TardisTickerReader(await openChunks(tickerPath), tickerPath, scales.priceScale).skipInvalidInto(invalid) }),
   };
 }

@@ -10,6 +10,11 @@
  * The exchange time of a batch is its `timestamp`, held non-decreasing (a row stamped earlier than the
  * clock is applied at the clock's time and counted in `inputs.late_rows`). Scheduled strategy events
  * (orders, cancels, notes, timers) run between batches in time order.
+ *
+ * A perpetual (config `contract`, ./perp/perp-definition.ts) trades on the real futures engine; a third
+ * stream, the derivative ticker, merges in by receive time (after trades and depth rows of the same time) and
+ * drives its prices, funding and liquidation (./perp/perp-driver.ts). A recorded funding time is paid when the
+ * clock reaches it, after the strategy events before it.
  */
 import { basename } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -21,6 +26,7 @@ import { StateHasher } from '../core/state-hash.js';
 import { formatUnits } from '../core/units.js';
 import { type InvalidRows, NOTHING_SKIPPED } from './csv/invalid-rows.js';
 import { DELTA_FLAG } from './formats/gate.js';
+import type { TardisTickerReader } from './formats/tardis-ticker.js';
 import type { MdReader } from './formats/md-reader.js';
 import { MdAccounts } from './md-accounts.js';
 import { RowFlag, RowKind } from './md-rows.js';
@@ -32,6 +38,8 @@ import { creditUnits, replayCurrencies, supplyUnits } from './replay-currencies.
 import { makeReport, type ReplayReport } from './report.js';
 import type { Strategy } from './strategy.js';
 import { StrategyHost } from './strategy-host.js';
+import { isPerp, perpDefinition } from './perp/perp-definition.js';
+import { openPerpBalances, PerpDriver } from './perp/perp-driver.js';
 
 export interface MdInputs {
   readonly format: string;
@@ -39,6 +47,8 @@ export interface MdInputs {
   readonly book: MdReader;
   /** Where both readers count the rows they skip (`--skip-invalid`); absent: strict. */
   readonly invalid?: InvalidRows;
+  /** A perpetual's recorded mark, index and funding (Tardis derivative_ticker). */
+  readonly ticker?: TardisTickerReader;
 }
 
 const BOOK = 1;
@@ -46,6 +56,7 @@ const TRADES = 2;
 
 /** Builds the exchange of a replay: one market, the liquidity account and the configured users. */
 export function replayDefinition(cfg: ReplayConfig, priceScale: number, amountScale: number): { def: ExchangeDefinition; users: number[] } {
+  if (isPerp(cfg)) return perpDefinition(cfg, priceScale, amountScale, LIQUIDITY_UID, DEFAULT_USER);
   const id = cfg.market?.id ?? 'BTC_USDT';
   const [base, quote] = id.split('_');
   if (base === undefined || quote === undefined) throw new ConfigError(`market.id "${id}" is not BASE_QUOTE`);
@@ -75,7 +86,7 @@ export function buildSim(cfg: ReplayConfig, priceScale: number, amountScale: num
   sink: (n: OrderNote) => void): { sim: MarketSim; users: number[] } {
   const { def, users } = replayDefinition(cfg, priceScale, amountScale);
   const sim = new MarketSim(def, clock, { queue: queueOf(cfg), consume: cfg.liquidity_consumption !== false }, sink);
-  openBalances(sim, cfg, users);
+  if (sim.perp) openPerpBalances(sim, cfg, users); else openBalances(sim, cfg, users);
   return { sim, users };
 }
 
@@ -112,14 +123,19 @@ export async function runMarketReplay(inputs: MdInputs, cfg: ReplayConfig, strat
     entry: new LatencyModel(lat.entry, 'entry', seed), cancel: new LatencyModel(lat.cancel, 'cancel', seed),
     ack: new LatencyModel(lat.ack, 'ack', seed), feed: new LatencyModel(lat.feed, 'feed', seed),
   };
+  accounts.perp = sim.perp;
   accounts.open(sim);
+  const perp = sim.perp ? new PerpDriver(PerpDriver.hostOf(sim, clock), users, cfg.sample_us ?? 1_000_000) : undefined;
+  const D = inputs.ticker;
+  let dDone = D === undefined || !(await D.fill());
+  let tickerRows = 0;
   const m = sim.engine.exchange.markets[0]!;
   if (strategy !== undefined) {
     host = new StrategyHost(sim, clock, strategy, legs, { id: m.id, base: m.spec.base, quote: m.spec.quote, priceScale: m.priceScale, amountScale: m.amountScale }, users);
   }
   const st = { preSnapshot: 0, bookRows: 0, tradeRows: 0, batches: 0, resets: 0, late: 0, crossed: 0, volume: 0, notional: 0, lastPrice: Number.NaN, first: -1 };
-  const totalBytes = T.fileBytes + B.fileBytes;
-  const fraction = (): number => (T.bytesRead + B.bytesRead) / totalBytes;
+  const totalBytes = T.fileBytes + B.fileBytes + (D?.fileBytes ?? 0);
+  const fraction = (): number => (T.bytesRead + B.bytesRead + (D?.bytesRead ?? 0)) / totalBytes;
   let tDone = !(await T.fill());
   let bDone = !(await B.fill());
   let open = 0;               // 0 none, BOOK or TRADES: the batch being applied
@@ -130,6 +146,18 @@ export async function runMarketReplay(inputs: MdInputs, cfg: ReplayConfig, strat
   let seenSnapshot = false;
   const resetEach = cfg.snapshots === 'each';
   const drainBefore = (t: number): void => { if (host !== undefined) while (host.nextTime() < t) host.runNext(); };
+  /** Moves the clock to `t`: strategy events before it, and on a perpetual each recorded funding time on the way. */
+  const advance = (t: number): void => {
+    if (perp !== undefined) {
+      for (let f = perp.nextFundingUs; f <= t; f = perp.nextFundingUs) {
+        drainBefore(f);
+        clock.advanceTo(Math.max(f, clock.nowUs()));
+        perp.fund();
+      }
+    }
+    drainBefore(t);
+    clock.advanceTo(t);
+  };
   const close = (): void => {
     if (open === 0) return;
     if (open === BOOK) {
@@ -137,6 +165,7 @@ export async function runMarketReplay(inputs: MdInputs, cfg: ReplayConfig, strat
       sim.cross();
       if (sim.book.crossed()) st.crossed++;
       accounts.sample(clock.nowUs(), sim, sim.book);
+      perp?.sample(clock.nowUs());
     }
     host?.endBatch(openExch, openLocal);
     open = 0;
@@ -145,7 +174,27 @@ export async function runMarketReplay(inputs: MdInputs, cfg: ReplayConfig, strat
   for (;;) {
     if (!tDone && T.i >= T.count) tDone = !(await T.fill());
     if (!bDone && B.i >= B.count) bDone = !(await B.fill());
-    if (tDone && bDone) break;
+    if (!dDone && D!.i >= D!.count) dDone = !(await D!.fill());
+    if (tDone && bDone && dDone) break;
+    if (!dDone && perp !== undefined) {
+      const dl = D!.rows.local[D!.i]!;
+      if ((tDone || dl < T.rows.local[T.i]!) && (bDone || dl < B.rows.local[B.i]!)) {
+        close();
+        const rx = D!.rows.exch[D!.i]!;
+        if (rx < clock.nowUs()) st.late++;
+        advance(Math.max(rx, clock.nowUs()));
+        if (st.first < 0) {
+          st.first = clock.nowUs();
+          host?.strategy.onStart?.(host.ctx);
+        }
+        perp.ticker(D!.rows, D!.i);
+        perp.sample(clock.nowUs());
+        D!.i++;
+        tickerRows++;
+        progress?.tick(st.bookRows + st.tradeRows + tickerRows, fraction);
+        continue;
+      }
+    }
     const useTrades = !tDone && (bDone || T.rows.local[T.i]! <= B.rows.local[B.i]!);
     const R = useTrades ? T : B;
     const rows = R.rows;
@@ -165,8 +214,7 @@ export async function runMarketReplay(inputs: MdInputs, cfg: ReplayConfig, strat
       close();
       const exch = Math.max(rows.exch[i]!, clock.nowUs());
       if (rows.exch[i]! < clock.nowUs()) st.late++;
-      drainBefore(exch);
-      clock.advanceTo(exch);
+      advance(exch);
       if (st.first < 0) {
         st.first = exch;
         host?.strategy.onStart?.(host.ctx);
@@ -214,8 +262,9 @@ export async function runMarketReplay(inputs: MdInputs, cfg: ReplayConfig, strat
     for (let k = 0; k < 10_000_000 && host.nextTime() < Number.POSITIVE_INFINITY; k++) host.runNext();
     host.strategy.onEnd?.(host.ctx);
   }
+  perp?.close();
   const wallMs = performance.now() - t0;
-  const events = st.bookRows + st.tradeRows;
+  const events = st.bookRows + st.tradeRows + tickerRows;
   progress?.done(events);
   const bookHash = sim.book.stateHash();
   const stateHash = new StateHasher().addString(sim.engine.stateHash()).addString(bookHash).digest();
@@ -230,9 +279,14 @@ export async function runMarketReplay(inputs: MdInputs, cfg: ReplayConfig, strat
       trades: { file: basename(T.path), rows: st.tradeRows }, book: { file: basename(B.path), rows: st.bookRows, snapshot_resets: st.resets },
       batches: st.batches, pre_snapshot_rows: st.preSnapshot, late_rows: st.late, crossed_batches: st.crossed,
       first_time_us: Math.max(0, st.first), last_time_us: clock.nowUs(),
+      ...(D === undefined ? {} : { ticker: { file: basename(D.path), rows: tickerRows } }),
     },
     skipped_rows: inputs.invalid?.report() ?? NOTHING_SKIPPED,
-    market: { id: m.id, price_precision: m.priceScale, amount_precision: m.amountScale, fee: def.markets[0]!.fee, maker_fee_rate: def.markets[0]!.maker_fee_rate },
+    market: def.markets[0] === undefined
+      // A perpetual: sizes are contracts (amount precision 0); fee rates are the contract's fractions.
+      ? { id: m.id, type: 'perpetual', price_precision: m.priceScale, amount_precision: m.amountScale,
+        maker_fee_rate: def.futures!.contracts[0]!.maker_fee_rate, taker_fee_rate: def.futures!.contracts[0]!.taker_fee_rate }
+      : { id: m.id, price_precision: m.priceScale, amount_precision: m.amountScale, fee: def.markets[0].fee, maker_fee_rate: def.markets[0].maker_fee_rate },
     models: {
       queue: cfg.queue?.model ?? 'conservative', ...(cfg.queue?.model === 'probabilistic' ? { queue_power: cfg.queue.power ?? 3 } : {}),
       liquidity_consumption: cfg.liquidity_consumption !== false, seed,
@@ -255,6 +309,7 @@ export async function runMarketReplay(inputs: MdInputs, cfg: ReplayConfig, strat
     series: { t: accounts.series.t, mid: accounts.series.mid.map((v) => v / 10 ** m.priceScale),
       users: users.map((u, k) => ({ uid: u, base: accounts.series.base[k]!, quote: accounts.series.quote[k]! })) },
     fills: accounts.fills, fills_not_listed: accounts.fillsDropped,
+    ...(perp === undefined ? {} : { perpetual: perp.report() }),
   };
   sim.engine.assertInvariants();
   return { report: makeReport(inputs.format, events, stateHash, result, wallMs), sim };

@@ -12,6 +12,8 @@ export interface ReplayArgs {
   journal?: string;
   trades?: string;
   book?: string;
+  /** Tardis derivative_ticker of a perpetual (mark, index, funding); makes the replay a perpetual one. */
+  ticker?: string;
   /** Gate dumps: 'spot' (deals + orderbooks) or 'futures' (trades + orderbooks). */
   gateKind?: 'spot' | 'futures';
   /** LOBSTER message file. */
@@ -33,7 +35,7 @@ export interface ReplayArgs {
   workers?: number;
 }
 
-export const USAGE = 'usage: replay --format journal --journal FILE | --format tardis --trades FILE --book FILE'
+export const USAGE = 'usage: replay --format journal --journal FILE | --format tardis --trades FILE --book FILE [--ticker FILE]'
   + ' | --format gate --gate-kind spot|futures --trades FILE --book FILE | --format lobster --messages FILE'
   + ' [--config FILE.json] [--strategy FILE.ts] [--seed N] [--json] [--html FILE] [--out FILE]'
   + ' [--sweep key=v1,v2,…] [--workers N] [--skip-invalid]';
@@ -46,6 +48,8 @@ Replays recorded order flow or market data through the matching engine and ledge
 Formats and their inputs:
   --format journal --journal FILE                  our journal (order flow), ending at the live run's state hash
   --format tardis --trades FILE --book FILE        Tardis trades + incremental_book_L2 (plain or .gz)
+      [--ticker FILE]                              + derivative_ticker: a perpetual on the futures engine
+                                                   (also with --format gate --gate-kind futures)
   --format gate --gate-kind spot|futures --trades FILE --book FILE
                                                    Gate's dumps (--gate-kind default: spot)
   --format lobster --messages FILE                 a LOBSTER message file
@@ -64,7 +68,7 @@ Options:
 Details: docs/replay.md (formats, models, the config file, reports); README.md (Backtesting replays).
 `;
 
-const VALUE_FLAGS = new Set(['--format', '--journal', '--trades', '--book', '--gate-kind', '--messages', '--config',
+const VALUE_FLAGS = new Set(['--format', '--journal', '--trades', '--book', '--ticker', '--gate-kind', '--messages', '--config',
   '--strategy', '--seed', '--html', '--out', '--sweep', '--workers']);
 
 /** Parses `replay` flags (argv after the command name). Throws ConfigError with the usage line. */
@@ -97,10 +101,17 @@ export function parseReplayArgs(argv: readonly string[]): ReplayArgs {
   }
   if (format === 'tardis' || format === 'gate') { args.trades = need('--trades'); args.book = need('--book'); }
   if (format === 'lobster') args.messages = need('--messages');
+
   if (format === 'gate') {
     const k = v.get('--gate-kind') ?? 'spot';
     if (k !== 'spot' && k !== 'futures') throw new ConfigError('--gate-kind must be spot or futures');
     args.gateKind = k;
+  }
+  if (v.has('--ticker')) {
+    if (format !== 'tardis' && !(format === 'gate' && args.gateKind === 'futures')) {
+      throw new ConfigError('--ticker (a Tardis derivative_ticker) goes with --format tardis or --format gate --gate-kind futures');
+    }
+    args.ticker = v.get('--ticker')!;
   }
   const opt = (flag: string): string | undefined => v.get(flag);
   if (opt('--config') !== undefined) args.config = opt('--config');

@@ -47,9 +47,10 @@ function sweepFiles(args: ReplayArgs): string {
   return `${reportsLine({ json, html })}\n`;
 }
 
-/** The config file (if any) with `--seed` applied. */
+/** The config file (if any) with `--seed` applied; `--ticker` makes it a perpetual's (a `contract` section). */
 export function configOf(args: ReplayArgs): ReplayConfig {
-  const cfg = args.config === undefined ? {} : readReplayConfig(args.config);
+  const file = args.config === undefined ? {} : readReplayConfig(args.config);
+  const cfg = args.ticker === undefined || file.contract !== undefined ? file : { ...file, contract: {} };
   return args.seed === undefined ? cfg : { ...cfg, seed: args.seed };
 }
 
@@ -79,7 +80,7 @@ export async function replayOnce(args: ReplayArgs, cfg: ReplayConfig, progress?:
   const withModule = args.strategy === undefined ? cfg : { ...cfg, strategy: { ...cfg.strategy, module: args.strategy } };
   const invalid = invalidRowsOf(args);
   const inputs = args.format === 'tardis'
-    ? await tardisInputs(args.trades!, args.book!, cfg, invalid)
-    : await gateInputs(args.gateKind!, args.trades!, args.book!, cfg, invalid);
+    ? await tardisInputs(args.trades!, args.book!, cfg, invalid, args.ticker)
+    : await gateInputs(args.gateKind!, args.trades!, args.book!, cfg, invalid, args.ticker);
   return (await runMarketReplay(inputs, withModule, strategy, progress)).report;
 }

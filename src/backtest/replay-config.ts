@@ -14,13 +14,20 @@
  *     "strategy": { "module": "path/to/strategy.ts", "options": { … } },
  *     "sample_us": 1000000,
  *     "snapshots": "flip" | "each",
- *     "gate": { "amounts": "absolute" | "delta" }
+ *     "gate": { "amounts": "absolute" | "delta" },
+ *     "contract": { "funding_interval": 28800, "taker_fee_rate": "0.0005", "insurance": "1000000", … }
  *   }
+ *
+ * A `contract` section (or `--ticker`) makes the replay one of a perpetual (docs/replay.md "Perpetual
+ * replays"): Gate's Contract fields override the defaults of ./perp/perp-definition.ts, `insurance` is the
+ * insurance fund's opening balance; users' `balances` in the settle currency fund their futures accounts, and
+ * `leverage` ("0": cross) sets their positions' leverage.
  *
  * Precisions absent from the file are detected from the data's first rows. Markets built from data have no
  * minimum amounts unless configured (the public book's levels may be smaller than Gate's minimums).
  */
 import { readFileSync } from 'node:fs';
+import type { ContractConfig } from '../core/futures/contract.js';
 import { ConfigError } from '../core/invariant.js';
 import { checkLatency, type LatencySpec, LEGS } from './models/latency.js';
 import { conservativeQueue, probabilisticQueue, type QueueModel } from './models/queue.js';
@@ -32,7 +39,7 @@ export interface ReplayConfig {
   };
   /** Currency scales (decimals) and supplies, as in the simulator config; defaults keep every fee exact (./replay-currencies.ts). */
   readonly currencies?: readonly { readonly code: string; readonly scale: number; readonly max_supply?: string }[];
-  readonly users?: readonly { readonly uid: number; readonly balances?: Readonly<Record<string, string>> }[];
+  readonly users?: readonly { readonly uid: number; readonly balances?: Readonly<Record<string, string>>; readonly leverage?: string }[];
   readonly stp_groups?: readonly { readonly id: number; readonly users: readonly number[] }[];
   readonly seed?: number;
   readonly latency?: Partial<Record<(typeof LEGS)[number], LatencySpec>>;
@@ -47,6 +54,8 @@ export interface ReplayConfig {
   readonly snapshots?: 'flip' | 'each';
   /** Gate dumps: read make/take amounts as absolute level sizes (default) or as signed changes (spot only). */
   readonly gate?: { readonly amounts?: 'absolute' | 'delta' };
+  /** A perpetual replay: the contract's fields (name and price rounds come from the market) and the insurance fund. */
+  readonly contract?: Partial<Omit<ContractConfig, 'name' | 'order_price_round' | 'mark_price_round'>> & { readonly insurance?: string };
 }
 
 export const DEFAULT_LATENCY: Readonly<Record<(typeof LEGS)[number], LatencySpec>> = {

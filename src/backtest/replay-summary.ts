@@ -28,6 +28,7 @@ export function summary(r: ReplayReport, files: ReportFiles = {}): string {
   if (res.journal !== undefined) lines.push(journalLine(res));
   else if (res.messages_by_type !== undefined) lines.push(lobsterLine(res));
   else if (res.public !== undefined) for (const l of marketLines(res)) lines.push(l);
+  if (res.perpetual !== undefined) for (const l of perpLines(res.perpetual as Obj)) lines.push(l);
   const skipped = res.skipped_rows as SkippedRowsReport | undefined;
   if (skipped !== undefined && skipped.total > 0) {
     const reasons = Object.entries(skipped.by_reason).map(([k, v]) => `${k} ${n(v)}`).join(', ');
@@ -55,6 +56,23 @@ function journalLine(res: Obj): string {
 function lobsterLine(res: Obj): string {
   return `messages: ${n((res.input as Obj).messages)}, ${n(res.engine_trades)} trades, ${n(res.resting_orders)} resting orders, `
     + `${n(res.unknown_orders)} about unknown orders, ${n(res.mismatched_executions)} mismatched executions, ${n(res.rejected)} rejected`;
+}
+
+/** A perpetual's prices, funding, liquidations and per user the futures PnL components (settle currency). */
+function perpLines(p: Obj): string[] {
+  const k = p.contract as Obj;
+  const f = p.funding as Obj;
+  const liq = p.liquidator as Obj;
+  const ins = p.insurance as Obj;
+  const cur = String(k.settle).toUpperCase();
+  const out = [`perpetual ${String(k.name)}: mark ${String((p.prices as Obj).mark)}, funding ${n(f.applied)} paid of ${n(f.recorded)} recorded `
+    + `(${n(f.refused)} refused), ${n(liq.liquidations)} liquidations, ${n(liq.adl)} auto-deleverages, insurance fund ${String(ins.open)} → ${String(ins.close)} ${cur}`];
+  for (const u of (p.users ?? []) as Obj[]) {
+    out.push(`uid ${String(u.uid)}: position ${n(u.position)} contracts, funding PnL ${String(u.funding_pnl)}, fees ${String(u.fees)}, `
+      + `realised ${String(u.realised_pnl)}, unrealised ${String(u.unrealised_pnl)}, total ${String(u.total_pnl)} ${cur}, `
+      + `max margin usage ${String(u.max_margin_usage)}, ${n(u.liquidations)} liquidations`);
+  }
+  return out;
 }
 
 function marketLines(res: Obj): string[] {

@@ -166,7 +166,8 @@ export class StrategyHost {
     const tif = TIFS[o.time_in_force ?? (type === OrderType.Market ? 'ioc' : 'gtc')] ?? fail(`time_in_force "${String(o.time_in_force)}"`);
     const price = type === OrderType.Market ? 0 : typeof o.price === 'number' ? o.price : checked(parsePrice(m, o.price ?? ''), String(o.price));
     let amount: number;
-    if (type === OrderType.Market && side === Side.Buy) {
+    // A perpetual's market buy is in contracts, as its sell.
+    if (type === OrderType.Market && side === Side.Buy && !this.sim.perp) {
       amount = typeof o.amount === 'string' ? checked(parseQuoteBudget(m, o.amount), o.amount) : fail('a market buy amount is a decimal string of quote');
     } else {
       amount = typeof o.amount === 'number' ? o.amount : checked(parseLots(m, o.amount), o.amount);

@@ -3,8 +3,14 @@
  * mid, `levels` levels per side, level updates, trades at the touch followed (same receive time, trade file
  * first) by the depth update they caused, and a fresh snapshot every `snapshotEvery` messages (as after a
  * reconnect). For examples, tests and benchmarks; the rows obey every rule the readers check.
+ *
+ * With a `ticker` sink (perpetuals), a `derivative_ticker` row every `tickerEveryUs` of exchange time: index at
+ * the mid, mark = index + a small bounded premium, a funding rate that random-walks within ±0.1 %, and
+ * `funding_timestamp` the next multiple of `fundingIntervalS`. It draws from its own PRNG (seed + 1), so the
+ * trades and book rows of a seed are the same with or without it.
  */
 import { Prng } from '../../core/prng.js';
+import { TARDIS_TICKER_HEADER } from './tardis-ticker.js';
 
 export interface SyntheticOptions {
   readonly seed: number;
@@ -16,14 +22,22 @@ export interface SyntheticOptions {
   readonly priceDecimals?: number;
   readonly amountDecimals?: number;
   readonly startTicks?: number;
+  /** Largest exchange-time step between messages, µs (default 2,000). */
+  readonly maxStepUs?: number;
   readonly snapshotEvery?: number;
   readonly exchange?: string;
   readonly symbol?: string;
+  /** Exchange µs between derivative ticker rows (default 1,000,000). */
+  readonly tickerEveryUs?: number;
+  /** Seconds between funding events (default 28,800). */
+  readonly fundingIntervalS?: number;
 }
 
 export interface SyntheticSink {
   book(line: string): void;
   trade(line: string): void;
+  /** Derivative ticker lines (header first); absent: none generated. */
+  ticker?(line: string): void;
 }
 
 const fmt = (v: number, d: number): string => {
@@ -33,7 +47,7 @@ const fmt = (v: number, d: number): string => {
 };
 
 /** Writes header lines and then the rows; returns the row counts. */
-export function generateTardis(o: SyntheticOptions, sink: SyntheticSink): { bookRows: number; tradeRows: number } {
+export function generateTardis(o: SyntheticOptions, sink: SyntheticSink): { bookRows: number; tradeRows: number; tickerRows?: number } {
   const r = new Prng(o.seed);
   const L = o.levels ?? 10;
   const pd = o.priceDecimals ?? 1;
@@ -48,6 +62,9 @@ export function generateTardis(o: SyntheticOptions, sink: SyntheticSink): { book
   let bookRows = 0;
   let tradeRows = 0;
   let tradeId = 0;
+  let tickerRows = 0;
+  const tick = sink.ticker === undefined ? undefined : tickerWriter(o, ex, sym, pd, t, (l) => { sink.ticker!(l); tickerRows++; });
+  tickerRows = 0; // the header line is not a row
   sink.book('exchange,symbol,timestamp,local_timestamp,is_snapshot,side,price,amount');
   sink.trade('exchange,symbol,timestamp,local_timestamp,id,side,price,amount');
   const row = (local: number, snap: boolean, side: 'bid' | 'ask', price: number, amount: number): void => {
@@ -63,7 +80,8 @@ export function generateTardis(o: SyntheticOptions, sink: SyntheticSink): { book
   };
   snapshot();
   for (let m = 0; m < o.messages; m++) {
-    t += 1 + r.nextInt(2000);
+    t += 1 + r.nextInt(o.maxStepUs ?? 2000);
+    tick?.(t - 150, mid);
     if (snapEvery > 0 && m > 0 && m % snapEvery === 0) { snapshot(); continue; }
     const u = r.nextFloat();
     if (u < 0.15) {
@@ -104,8 +122,31 @@ export function generateTardis(o: SyntheticOptions, sink: SyntheticSink): { book
       }
     }
   }
-  return { bookRows, tradeRows };
+  return { bookRows, tradeRows, ...(tick === undefined ? {} : { tickerRows }) };
 }
+
+/** The ticker side of the generator: writes the header now, then a row whenever `exch` passes the next one. */
+function tickerWriter(o: SyntheticOptions, ex: string, sym: string, pd: number, startUs: number,
+  out: (line: string) => void): (exch: number, mid: number) => void {
+  const r = new Prng(o.seed + 1);
+  const every = o.tickerEveryUs ?? 1_000_000;
+  const interval = (o.fundingIntervalS ?? 28_800) * 1_000_000;
+  let next = startUs;
+  let rate = 10_000; // 10^-8: 0.01 %
+  out(TARDIS_TICKER_HEADER);
+  return (exch, mid) => {
+    while (exch >= next) {
+      rate = Math.max(-100_000, Math.min(100_000, rate + r.nextInt(2001) - 1000));
+      const premium = r.nextInt(5) - 2;
+      const funding = (Math.floor(next / interval) + 1) * interval;
+      out(`${ex},${sym},${next},${next + 150},${funding},${fmtSigned(rate, 8)},${fmtSigned(rate, 8)},${1000 + r.nextInt(1000)},`
+        + `${fmt(mid, pd)},${fmt(mid, pd)},${fmt(mid + premium, pd)}`);
+      next += every;
+    }
+  };
+}
+
+const fmtSigned = (v: number, d: number): string => (v < 0 ? `-${fmt(-v, d)}` : fmt(v, d));
 
 /** Lowest key of a book side by a loop (a spread into Math.min fails past about 10^5 levels); Infinity when empty. */
 function minKey(m: ReadonlyMap<number, number>): number {

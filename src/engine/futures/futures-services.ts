@@ -52,11 +52,16 @@ export interface FuturesServiceOptions {
   readonly liquidationsPerPass?: number | undefined;
   /** Wall-clock ms between due checks; 0: no timer (the caller drives runNow/ready). Default 100. */
   readonly checkMs?: number | undefined;
+  /**
+   * False: the services never issue FuturesFunding themselves; the caller submits it (a market-data replay pays
+   * funding at the recorded times and rates). Default true.
+   */
+  readonly scheduledFunding?: boolean | undefined;
 }
 
 export const FUTURES_SERVICE_DEFAULTS = {
   priceIntervalMs: 1000, markEmaSamples: 30, markBasisCap: 500_000n, liquidationIntervalMs: 1000, liquidationsPerPass: 1000,
-  checkMs: 100,
+  checkMs: 100, scheduledFunding: true,
 } as const;
 
 /** Counts since start. */
@@ -108,6 +113,7 @@ export class FuturesServices {
       priceIntervalMs: o.priceIntervalMs ?? d.priceIntervalMs, markEmaSamples: o.markEmaSamples ?? d.markEmaSamples,
       markBasisCap: o.markBasisCap ?? d.markBasisCap, liquidationIntervalMs: o.liquidationIntervalMs ?? d.liquidationIntervalMs,
       liquidationsPerPass: o.liquidationsPerPass ?? d.liquidationsPerPass, checkMs: o.checkMs ?? d.checkMs,
+      scheduledFunding: o.scheduledFunding ?? d.scheduledFunding,
     };
     const n = this.#ex.futures.contracts.length;
     this.#last = new LastPrices(this.#ex);
@@ -145,6 +151,18 @@ export class FuturesServices {
   setFundingRate(ci: number, rate: bigint | null): Promise<void> {
     this.#rateOverride[ci] = rate ?? undefined;
     return this.#priceNow();
+  }
+
+  /**
+   * Sets every override of contract `ci` at once (ticks, ticks, 10^-8; undefined leaves one unchanged) and makes a
+   * price step due, without waiting: the caller runs it with `poll()` (synchronous on an inline host). A
+   * market-data replay drives recorded prices through this, the same path as the control plane's overrides.
+   */
+  setRecorded(ci: number, index: number | undefined, mark: number | undefined, rate: bigint | undefined): void {
+    if (index !== undefined) this.#indexOverride[ci] = index;
+    if (mark !== undefined) this.#markOverride[ci] = mark;
+    if (rate !== undefined) this.#rateOverride[ci] = rate;
+    this.#forcePrices = true;
   }
 
   /** Current overrides of contract `ci` (undefined: none). */
@@ -203,6 +221,7 @@ export class FuturesServices {
 
   /** The first contract whose funding the engine clock reached, or -1. */
   #fundingDue(now: number, from = 0): number {
+    if (!this.#opt.scheduledFunding) return -1;
     const S = this.#ex.futures;
     for (let ci = from; ci < S.contracts.length; ci++) {
       if (S.nextFunding[ci]! > 0 && S.mark[ci]! > 0 && now >= S.nextFunding[ci]! * 1e6 && now >= this.#fundingRetryUs[ci]!) return ci;
