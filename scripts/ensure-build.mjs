@@ -1,4 +1,4 @@
-// Makes sure dist/ holds the JavaScript of src/, bench/ and soak/, transpiling them with esbuild (file by file,
+// Makes sure dist/ holds the JavaScript of src/, bench/, soak/ and test/support/, transpiling them with esbuild (file by file,
 // no bundling, ES2022 modules, source maps) when it does not, so `npm start`, `npm run replay` and the
 // benchmarks run plain JavaScript. Types are checked by `npm run typecheck`, not here: this takes about a second.
 //
@@ -7,13 +7,15 @@
 // of a signed order request (README, HTTP front). Tests keep running from the TypeScript sources (vitest).
 //
 // dist/ is current when dist/.ringmatch-build holds the fingerprint of the sources: every .ts file's path,
-// size and modification time under src/, bench/ and soak/, plus tsconfig.json and package-lock.json. An edit,
+// size and modification time under those directories, plus tsconfig.json and package-lock.json. An edit,
 // a checkout or an added or removed file changes it. Run from the package root (after ensure-deps).
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 
-const ROOTS = ['src', 'bench', 'soak'];
+/** test/support holds the children some soaks start (crash cycles, the crash child). */
+const ROOTS = ['src', 'bench', 'soak', 'test/support'];
 const FILES = ['tsconfig.json', 'package-lock.json'];
 const STAMP = 'dist/.ringmatch-build';
 
@@ -33,7 +35,28 @@ for (const f of files) {
   h.update(`${f}\0${s.size}\0${s.mtimeMs}\n`);
 }
 const fingerprint = h.digest('hex');
-if (existsSync(STAMP) && readFileSync(STAMP, 'utf8').trim() === fingerprint) process.exit(0);
+const current = () => existsSync(STAMP) && readFileSync(STAMP, 'utf8').trim() === fingerprint;
+if (current()) process.exit(0);
+
+// Two commands started at once (npm start beside npm run replay) must not both empty and rewrite dist/: the
+// builder holds dist.lock (a directory, created atomically); the other waits, then finds dist/ current. A lock
+// older than a minute is a crashed build's and is taken over.
+const LOCK = 'dist.lock';
+for (let waited = 0; ; waited += 100) {
+  try {
+    mkdirSync(LOCK);
+    break;
+  } catch (e) {
+    if (e.code !== 'EEXIST') throw e;
+    let age;
+    try { age = Date.now() - statSync(LOCK).mtimeMs; } catch { continue; }
+    if (age > 60_000) { rmSync(LOCK, { recursive: true, force: true }); continue; }
+    if (waited > 120_000) { process.stderr.write(`ringmatch: ${LOCK} held for two minutes; remove it if no build runs\n`); process.exit(1); }
+    await sleep(100);
+  }
+}
+process.on('exit', () => rmSync(LOCK, { recursive: true, force: true }));
+if (current()) process.exit(0);
 
 const t0 = Date.now();
 // A stale dist/ may hold files of sources that no longer exist; start clean.

@@ -11,8 +11,9 @@
  * A module passed with `--strategy FILE` exports `default` (or `createStrategy`): a function from the
  * config's `strategy.options` object to a Strategy.
  */
-import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { existsSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { OrderNote } from './market-sim.js';
 
 export interface MarketInfo {
@@ -85,9 +86,31 @@ export interface Strategy {
 
 export type StrategyFactory = (options: Readonly<Record<string, unknown>>) => Strategy;
 
-/** Loads a strategy module (`default` or `createStrategy` export). @allocates */
+/**
+ * The module to import for a strategy file. Running from dist/ (scripts/ensure-build.mjs), a TypeScript file of
+ * this package is imported as its transpiled sibling, so it shares the running modules; another TypeScript file
+ * (a user's strategy) is imported through tsx, registered on first need; JavaScript is imported as is.
+ */
+async function strategyModuleUrl(path: string): Promise<string> {
+  const file = resolve(path);
+  if (!/\.[cm]?ts$/.test(file)) return pathToFileURL(file).href;
+  const here = fileURLToPath(import.meta.url);
+  const dist = here.lastIndexOf(`${sep}dist${sep}src${sep}`);
+  if (dist >= 0) {
+    const root = here.slice(0, dist + 1);
+    const rel = relative(root, file);
+    const built = join(root, 'dist', rel.replace(/\.([cm]?)ts$/, '.$1js'));
+    if (!rel.startsWith('..') && !isAbsolute(rel) && existsSync(built)) return pathToFileURL(built).href;
+    const { register } = await import('tsx/esm/api');
+    tsxRegistered ??= register();
+  }
+  return pathToFileURL(file).href;
+}
+let tsxRegistered: unknown;
+
+/** Loads a strategy module (`default` or `createStrategy` export); TypeScript files too (strategyModuleUrl). @allocates */
 export async function loadStrategy(path: string, options: Readonly<Record<string, unknown>>): Promise<Strategy> {
-  const mod = await import(pathToFileURL(resolve(path)).href) as Record<string, unknown>;
+  const mod = await import(await strategyModuleUrl(path)) as Record<string, unknown>;
   const f = typeof mod.default === 'function' ? mod.default : mod.createStrategy;
   if (typeof f !== 'function') throw new Error(`${path}: exports neither a default function nor createStrategy`);
   const factory = f as StrategyFactory;

@@ -30,6 +30,8 @@ const NOT_RUN: Readonly<Record<string, string>> = {
   'npm test': 'runs every test, this one included (.ci/run runs it)',
   'npm run typecheck': '.ci/run runs it before npm test; about 10 s of the two cores this test shares',
   'npm run lint': '.ci/run runs it before npm test; most of a minute on two cores',
+  'npm run build': 'every npm start, npm run replay and bench or soak command run here runs it first (scripts/ensure-build.mjs); '
+    + 'test/scripts/ensure-build.test.ts covers it',
   'npm run schemas:gen': 'rewrites src/protocol/generated/, which other tests import while it runs; npm run schemas:check, '
     + 'run here, generates the same into a temporary directory and compares',
 };

@@ -25,7 +25,7 @@ const ensure = (dir: string): { status: number | null; stderr: string } => {
 
 function scratch(name: string): string {
   const dir = join(root, name);
-  for (const d of ['src', 'bench', 'soak']) cpSync(resolve(d), join(dir, d), { recursive: true });
+  for (const d of ['src', 'bench', 'soak', 'test/support']) cpSync(resolve(d), join(dir, d), { recursive: true });
   for (const f of ['tsconfig.json', 'package-lock.json', 'package.json']) cpSync(resolve(f), join(dir, f));
   symlinkSync(resolve('node_modules'), join(dir, 'node_modules'));
   return dir;
