@@ -79,6 +79,8 @@ export interface ContractConfig {
   readonly settle_price_duration?: number | undefined;
   /** Seconds before expire_time from which the contract is `in_delisting`: reduce-only orders only (default 600). */
   readonly delisting_duration?: number | undefined;
+  /** Fee on the settled value of each position at expiry, a fraction (default "0"; Gate's is "0.0015"). */
+  readonly settle_fee_rate?: string | undefined;
 }
 
 /** Gate's delivery cycles. */
@@ -88,7 +90,11 @@ export const DELIVERY_CYCLES: readonly string[] = ['WEEKLY', 'BI-WEEKLY', 'QUART
 export interface Contract {
   readonly spec: ContractConfig;
   readonly name: string;
-  /** Settle currency code (upper case, as the ledger knows it) and its lower-case path name. */
+  /**
+   * Settle currency code (upper case, as the ledger knows it) and the contract's route scope: the lower-case
+   * settle path segment for a perpetual (`usdt`), DELIVERY_SCOPE + it for a delivery contract (`delivery:usdt`),
+   * so the /futures and /delivery routes each find only their own contracts by (scope, name).
+   */
   readonly settleCode: string;
   readonly settle: string;
   readonly inverse: boolean;
@@ -128,10 +134,20 @@ export interface Contract {
   /** Delivery: the settlement-price window and the delisting window before expireTime, seconds (0 perpetual). */
   readonly settleDuration: number;
   readonly delistDuration: number;
+  /** Delivery: the settlement fee rate (10^-8). */
+  readonly settleFeeRate: bigint;
 }
+
+/** Prefix of a delivery contract's route scope (Contract.settle). */
+export const DELIVERY_SCOPE = 'delivery:';
+/** The settle path segment of a route scope (`delivery:usdt` → `usdt`). */
+export const settleOfScope = (scope: string): string => (scope.startsWith(DELIVERY_SCOPE) ? scope.slice(DELIVERY_SCOPE.length) : scope);
 
 /** True for a delivery contract (one with an expire time). */
 export const isDelivery = (c: Contract): boolean => c.expireTime > 0;
+
+/** The market named as the index source: `index_source`, else the contract's name (a delivery contract's underlying). */
+export const indexSourceOf = (c: Contract): string => c.spec.index_source ?? (c.expireTime > 0 ? `${c.base}_${c.quote}` : c.name);
 
 const MAX_PRICE_SCALE = 12;
 
@@ -213,7 +229,7 @@ export function defineContract(spec: ContractConfig, settleScale: number): Contr
   if (sizeMin > sizeMax) throw new ConfigError(`${at}: order_size_min above order_size_max`);
   const fundingInterval = intField(spec.funding_interval, 28800, `${at} funding_interval`, 60);
   return {
-    spec, name: spec.name, settleCode, settle, inverse, base, quote, priceScale, tick, markTick, qUnits, qScale,
+    spec, name: spec.name, settleCode, settle: delivery.expireTime > 0 ? DELIVERY_SCOPE + settle : settle, inverse, base, quote, priceScale, tick, markTick, qUnits, qScale,
     leverageMin, leverageMax, defaultLeverage,
     maintenanceRate: rate(spec.maintenance_rate, '0.005', `${at} maintenance_rate`),
     makerRate, takerRate, riskBase, riskStep, riskMax, fundingInterval,
@@ -233,10 +249,10 @@ export function defineContract(spec: ContractConfig, settleScale: number): Contr
  * day), a name without one must not have it; the windows are positive and shorter than a day.
  */
 function deliveryFields(spec: ContractConfig, at: string, date: string | undefined):
-  { expireTime: number; settleDuration: number; delistDuration: number } {
+  { expireTime: number; settleDuration: number; delistDuration: number; settleFeeRate: bigint } {
   if (date === undefined) {
     if (spec.expire_time !== undefined) throw new ConfigError(`${at}: expire_time needs a delivery name BASE_QUOTE_YYYYMMDD`);
-    return { expireTime: 0, settleDuration: 0, delistDuration: 0 };
+    return { expireTime: 0, settleDuration: 0, delistDuration: 0, settleFeeRate: 0n };
   }
   const expireTime = intField(spec.expire_time, 0, `${at} expire_time`);
   const day = new Date(expireTime * 1000).toISOString().slice(0, 10).replaceAll('-', '');
@@ -245,7 +261,7 @@ function deliveryFields(spec: ContractConfig, at: string, date: string | undefin
   const settleDuration = intField(spec.settle_price_duration, 600, `${at} settle_price_duration`);
   const delistDuration = intField(spec.delisting_duration, 600, `${at} delisting_duration`);
   if (settleDuration > 86_400 || delistDuration > 86_400) throw new ConfigError(`${at}: settle_price_duration and delisting_duration are at most 86400`);
-  return { expireTime, settleDuration, delistDuration };
+  return { expireTime, settleDuration, delistDuration, settleFeeRate: rate(spec.settle_fee_rate, '0', `${at} settle_fee_rate`) };
 }
 
 /** The book-side market of a contract: ticks as price, whole contracts as lots. */

@@ -14,9 +14,9 @@
  *
  * DeliverySettle (market = the contract; time ≥ E; no open orders left in the contract — the engine's edge
  * cancels them first, one CancelAll per owner): every non-empty position, the liquidator's included, is closed
- * at the settlement price exactly as a fill without fee closes it (position-fills.ts tradePosition: profit from
- * clearing into available, loss from the position's margin then available, the rest a deficit of the insurance
- * fund), and a settlement row records it. Long and short sizes cancel, so the closes' cash sums to zero on a
+ * at the settlement price exactly as a fill closes it, with `settle_fee_rate` as its fee rate (position-fills.ts
+ * tradePosition: fee to the platform fee account, profit from clearing into available, loss from the position's
+ * margin then available, the rest a deficit of the insurance fund), and a settlement row records it. Long and short sizes cancel, so the closes' cash sums to zero on a
  * linear contract; on an inverse one each close rounds its value, and the residue moves between clearing and
  * the insurance fund, so clearing + unbacked = Σ remaining bases still holds. Deterministic: it reads only the
  * state and the command.
@@ -109,11 +109,11 @@ export function settleDelivery(ctx: ExchangeContext, c: Command): ResultCode {
     cash += whole;
     const margin = maxBig(0n, L.held(positionHoldKey(r)));
     const entry = entryTicks(k, n, P.basis[r]!, 8);
-    const out = tradePosition(ctx, ci, r, buy, Math.abs(n), price, 0n, 0, 0, c.time, 'delivery', -1, whole);
+    const out = tradePosition(ctx, ci, r, buy, Math.abs(n), price, k.settleFeeRate, 0, 0, c.time, 'delivery', -1, whole);
     FuturesState.push(S.settlements, {
       t, uid: P.uid[r]!, market: c.market, leverage: P.leverage[r]!, size: n, margin: formatSigned(margin, k.settleScale),
       entryPrice: formatSigned(entry, k.priceScale + 8), settlePrice: settleText, profit: formatSigned(out.pnl, k.settleScale),
-      fee: '0',
+      fee: formatSigned(out.fee, k.settleScale),
     });
   }
   // Σ closes' cash is 0 on a linear contract; an inverse one's rounding residue is the insurance fund's.
