@@ -22,7 +22,7 @@ const PERPETUAL_ONLY = ['funding_rate', 'funding_rate_indicative', 'funding_inte
 const YEAR_S = 365n * 86_400n;
 
 /** Gate's delivery status names by phase (ccxt: `active` = status "trading"). */
-const STATUS = ['trading', 'trading', 'delisting', 'delisted'] as const;
+const STATUS = ['trading', 'delisting', 'delisting', 'delisted'] as const;
 
 /** The basis of a contract at mark and index (ticks) and `nowSec`: [basis_value, basis_rate] as decimal strings. */
 export function basisTexts(c: Contract, mark: number, index: number, nowSec: number): [string, string] {

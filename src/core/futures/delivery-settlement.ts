@@ -111,7 +111,7 @@ export function settleDelivery(ctx: ExchangeContext, c: Command): ResultCode {
     const entry = entryTicks(k, n, P.basis[r]!, 8);
     const out = tradePosition(ctx, ci, r, buy, Math.abs(n), price, k.settleFeeRate, 0, 0, c.time, 'delivery', -1, whole);
     FuturesState.push(S.settlements, {
-      t, uid: P.uid[r]!, market: c.market, leverage: P.leverage[r]!, size: n, margin: formatSigned(margin, k.settleScale),
+      t: k.expireTime, uid: P.uid[r]!, market: c.market, leverage: P.leverage[r]!, size: n, margin: formatSigned(margin, k.settleScale),
       entryPrice: formatSigned(entry, k.priceScale + 8), settlePrice: settleText, profit: formatSigned(out.pnl, k.settleScale),
       fee: formatSigned(out.fee, k.settleScale),
     });

@@ -52,7 +52,7 @@ export interface AdlRow {
 }
 
 /**
- * A delivery contract's settlement of one position (Gate's DeliverySettlement): time in seconds, size before it,
+ * A delivery contract's settlement of one position (Gate's DeliverySettlement): time (the expire time) in seconds, size before it,
  * margin, entry and settlement prices as decimal strings, profit and fee in settle units.
  */
 export interface SettlementRow {
