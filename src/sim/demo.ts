@@ -72,8 +72,8 @@ export const DEMO_CONFIG: SimulatorConfig = {
       min_base_amount: '0.001', min_quote_amount: '0.0001', fee: '0.2', maker_fee_rate: '0.2' },
   ],
   users: [
-    { uid: DEMO_MARKET_MAKER_UID, balances: { spot: { USDT: '10000000', BTC: '100', ETH: '1000' }, futures: { USDT: '10000000', BTC: '100' } } },
-    { uid: DEMO_MARKET_TAKER_UID, balances: { spot: { USDT: '1000000', BTC: '10', ETH: '100' }, futures: { USDT: '1000000', BTC: '10' } } },
+    { uid: DEMO_MARKET_MAKER_UID, balances: { spot: { USDT: '10000000', BTC: '100', ETH: '1000' }, futures: { USDT: '10000000', BTC: '100' }, delivery: { USDT: '1000000' } } },
+    { uid: DEMO_MARKET_TAKER_UID, balances: { spot: { USDT: '1000000', BTC: '10', ETH: '100' }, futures: { USDT: '1000000', BTC: '10' }, delivery: { USDT: '1000000' } } },
     { uid: 10001,
       keys: [
         { key: 'demo-alice-key', secret: 'demo-alice-secret', mode: 1, perms: 'all', ip_whitelist: [] },
