@@ -7,6 +7,7 @@
  * (futures-ws-api.ts: futures.login, order_place, order_cancel, order_amend, order_status) is counted under the
  * REST rate classes per UID (its own windows: `ws:<uid>`), placements at the user's fill-ratio tier.
  */
+import { isDelivery } from '../../core/futures/contract.js';
 import type { TemplatedApp } from 'uWebSockets.js';
 import type { ApiDeps } from '../deps.js';
 import { type LimitClass, RateLimiter } from '../rate-limit.js';
@@ -38,7 +39,8 @@ export function registerFuturesWebSocket(app: TemplatedApp, deps: ApiDeps, optio
   const pushes = new FuturesPushes(gateway, feed, { publish: host.publish, subscribers: host.subscribers }).attach(gateway);
   const privates = new FuturesPrivatePushes(gateway, { publish: host.publish, subscribers: host.subscribers }).attach(gateway);
   deps.onClose.push(() => { pushes.stop(); privates.stop(); });
-  const settles = new Set([...DEFAULT_SETTLES, ...gateway.exchange.futures.contracts.map((c) => c.settle)]);
+  // Perpetual scopes only: delivery contracts (scope `delivery:{settle}`) have no socket here yet.
+  const settles = new Set([...DEFAULT_SETTLES, ...gateway.exchange.futures.contracts.filter((c) => !isDelivery(c)).map((c) => c.settle)]);
   for (const settle of settles) {
     host.serve<FxTarget>({
       paths: [`/v4/ws/fx/${settle}`, `/v4/ws/fx/${settle}/`],
