@@ -97,6 +97,34 @@ describe('clients on a delivery contract', () => {
     expect(await rejection(api.getDeliveryOrder('usdt', '999999999'))).toEqual([404, 'ORDER_NOT_FOUND']);
   });
 
+  it('serves the rest of the private delivery routes over the delivery account', async () => {
+    const call = futuresCaller(sim);
+    const trades = (await call('GET', '/delivery/usdt/my_trades', { query: `contract=${WEEKLY}` })).body;
+    expect(trades[0]).toMatchObject({ contract: WEEKLY, size: 3, role: 'taker', price: '60000' });
+    const book = (await call('GET', '/delivery/usdt/account_book')).body;
+    expect(book.map((e) => e.type)).toEqual(expect.arrayContaining(['fee', 'dnw']));
+    expect((await call('GET', '/delivery/usdt/liquidates')).body).toEqual([]);
+    expect((await call('GET', `/delivery/usdt/positions/${WEEKLY}`)).body).toMatchObject({ contract: WEEKLY, size: 3 });
+    expect((await call('POST', `/delivery/usdt/positions/${WEEKLY}/leverage`, { query: 'leverage=20' })).body).toMatchObject({ leverage: '20' });
+    expect((await call('POST', `/delivery/usdt/positions/${WEEKLY}/margin`, { query: 'change=1' })).status).toBe(200);
+    expect((await call('POST', `/delivery/usdt/positions/${WEEKLY}/risk_limit`, { query: 'risk_limit=2000000' })).body)
+      .toMatchObject({ risk_limit: '2000000' });
+    // Price-triggered orders: create, list, get, cancel, cancel all.
+    const trigger = (price: string) => ({ initial: { contract: QUARTERLY, size: 1, price: '0', tif: 'ioc' },
+      trigger: { strategy_type: 0, price_type: 0, price, rule: 1 } });
+    const made = await call('POST', '/delivery/usdt/price_orders', { body: trigger('70000') });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const id = String(made.body.id);
+    expect((await call('GET', '/delivery/usdt/price_orders', { query: 'status=open' })).body.map((o) => String(o.id))).toEqual([id]);
+    expect((await call('GET', '/futures/usdt/price_orders', { query: 'status=open' })).body).toEqual([]);
+    expect((await call('GET', `/delivery/usdt/price_orders/${id}`)).body).toMatchObject({ status: 'open' });
+    expect((await call('DELETE', `/delivery/usdt/price_orders/${id}`)).body).toMatchObject({ status: 'finished' });
+    await call('POST', '/delivery/usdt/price_orders', { body: trigger('71000') });
+    expect((await call('DELETE', '/delivery/usdt/price_orders', { query: `contract=${QUARTERLY}` })).body).toHaveLength(1);
+    // The perpetual account saw none of it.
+    expect((await call('GET', '/futures/usdt/accounts')).body).toMatchObject({ total: '1000', position_margin: '0' });
+  });
+
   it('bad input gets Gate labels and changes nothing', async () => {
     const call = futuresCaller(sim);
     const order = (body: unknown, key?: [string, string]) => () => call('POST', '/delivery/usdt/orders', { body, ...(key === undefined ? {} : { key }) });

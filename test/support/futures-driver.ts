@@ -185,7 +185,8 @@ export class FuturesDriver {
   /** The liquidator's closing order (market IOC, Liquidation flag). */
   liquidatorOrder(contract: string): ResultCode {
     const c = this.#c(CommandType.PlaceOrder);
-    c.uid = INSURANCE_UID; c.market = this.market[contract]!; c.kind = AccountKind.Futures; c.sub = this.settle[contract]!;
+    c.uid = INSURANCE_UID; c.market = this.market[contract]!; c.sub = this.settle[contract]!;
+    c.kind = kindOfAcct(this.ex.futures.acct[this.ex.futures.contractOf(c.market)]!);
     c.side = Side.Sell; c.orderType = OrderType.Market; c.tif = TimeInForce.Ioc; c.toKind = FuturesFlag.Liquidation;
     return this.submit(c);
   }

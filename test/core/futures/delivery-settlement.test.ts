@@ -139,6 +139,36 @@ describe('delivery settlement', () => {
     d.ex.assertInvariants();
   });
 
+  it('a liquidated delivery position goes to the liquidator, whose leftover is settled at expiry against the insurance fund', () => {
+    const clock = new RecordingClock();
+    const d = new FuturesDriver(deliveryDefinition(), { clock });
+    const free = (u: number): Big => dec(d.total(u, 'USDT', true));
+    for (const uid of [1, 2]) expect(d.fund(uid, 'USDT', '1000', AccountKind.Delivery)).toBe(ResultCode.Ok);
+    expect(d.fund(INSURANCE_UID, 'USDT', '1000')).toBe(ResultCode.Ok);
+    expect(d.prices(DLIN, px(50000))).toBe(ResultCode.Ok);
+    expect(d.leverage(1, DLIN, 50)).toBe(ResultCode.Ok);
+    expect(d.order(1, DLIN, 100, px(50000))).toBe(ResultCode.Ok);
+    expect(d.order(2, DLIN, -100, px(50000), { tif: TimeInForce.Ioc })).toBe(ResultCode.Ok);
+    // Value 500, margin 10: at 49200 the long is below maintenance; the liquidator takes it over at the
+    // bankruptcy price (500 − 10) / 0.01 = 49000, and finds no bid to sell into.
+    expect(d.prices(DLIN, px(49200))).toBe(ResultCode.Ok);
+    expect(d.liquidate(1, DLIN)).toBe(ResultCode.Ok);
+    expect(d.liquidatorOrder(DLIN)).toBe(ResultCode.Ok);
+    expect(d.size(INSURANCE_UID, DLIN)).toBe(100);
+    expect(free(1).toFixed(8)).toBe('990.00000000');
+    const fundBefore = fund(d, 'USDT');
+    at(clock, 60);
+    expect(d.prices(DLIN, px(49500))).toBe(ResultCode.Ok);
+    at(clock, 0);
+    expect(d.deliver(DLIN)).toBe(ResultCode.Ok);
+    d.ex.assertInvariants();
+    // The fund held 100 long from 49000, settled at 49500: + 100 × 0.0001 × 500 = 5, and pays no fee.
+    expect(fund(d, 'USDT').minus(fundBefore).toFixed(8)).toBe('5.00000000');
+    // The short: 100 × 0.0001 × (50000 − 49500) = 5, less 0.0015 × 495.
+    expect(free(2).toFixed(8)).toBe(new Big(1000).plus(5).minus(new Big('495').times('0.0015')).toFixed(8));
+    expect(d.ex.futures.settlements.map((r) => r.uid)).toEqual([2, INSURANCE_UID]);
+  });
+
   it('refuses delivery commands on a perpetual and before expiry, and orders by the wrong account kind', () => {
     const d = new FuturesDriver(deliveryDefinition());
     expect(d.deliver('BTC_USDT')).toBe(ResultCode.ContractNotFound);
