@@ -7,7 +7,7 @@
  * (futures-ws-api.ts: futures.login, order_place, order_cancel, order_amend, order_status) is counted under the
  * REST rate classes per UID (its own windows: `ws:<uid>`), placements at the user's fill-ratio tier.
  */
-import { isDelivery } from '../../core/futures/contract.js';
+import { DELIVERY_SCOPE, isDelivery, settleOfScope } from '../../core/futures/contract.js';
 import type { TemplatedApp } from 'uWebSockets.js';
 import type { ApiDeps } from '../deps.js';
 import { type LimitClass, RateLimiter } from '../rate-limit.js';
@@ -57,6 +57,24 @@ export function registerFuturesWebSocket(app: TemplatedApp, deps: ApiDeps, optio
         handleFuturesApiRequest(deps, settle, c, req, auth, host.nowUs, admit(req.channel, nowMs), answer);
         return true;
       },
+    });
+  }
+  // Delivery (docs/derivatives.md): `/v4/ws/delivery/{settle}` serves the public channels of the delivery
+  // contracts (scope `delivery:{settle}`), the path carrying `delivery` as ccxt.pro tells a future connection by it.
+  // Private channels and order entry are not served there yet.
+  const deliverySettles = new Set([...DEFAULT_SETTLES, ...gateway.exchange.futures.contracts.filter(isDelivery).map((c) => settleOfScope(c.settle))]);
+  for (const plain of deliverySettles) {
+    const settle = DELIVERY_SCOPE + plain;
+    host.serve<FxTarget>({
+      paths: [`/v4/ws/delivery/${plain}`, `/v4/ws/delivery/${plain}/`],
+      prefix: 'futures',
+      isChannel: isFuturesChannel,
+      isPrivate: () => false,
+      resolve: (channel, payload) => (isFuturesChannel(channel) ? resolveFuturesSubscription(gateway.exchange, settle, channel, payload)
+        : { ok: false, code: WsErrorCode.BadRequest, message: `unknown channel: ${channel}` }),
+      afterSubscribe: () => undefined,
+      firstFrame: (channel, topic, t, now) => pushes.firstFrame(channel, topic, t, now),
+      api: () => false,
     });
   }
   return pushes;
