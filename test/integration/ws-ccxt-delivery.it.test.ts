@@ -3,12 +3,12 @@
 // knows only delivery contracts, and refuses private channels (not served there).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ccxt from 'ccxt';
-import WebSocket from 'ws';
 import { type Simulator, startSimulator } from '../../src/main.js';
 import { DELIVERY_CONFIG, simPost, WEEKLY } from '../api/delivery-helpers.js';
 import { futuresCaller, type J } from '../api/futures-helpers.js';
 import { plainFetch } from '../api/http-helpers.js';
 import { restUrls } from '../support/clients.js';
+import { TestSocket } from '../api/ws/ws-client.js';
 
 const S = 'BTC/USDT:USDT-260605';
 let sim: Simulator;
@@ -62,12 +62,10 @@ describe('ccxt.pro on a delivery contract', () => {
   });
 
   it('knows only delivery contracts, and no private channel', async () => {
-    const sock = new WebSocket(`ws://127.0.0.1:${sim.server.port}/v4/ws/delivery/usdt`);
-    await new Promise((resolve, reject) => { sock.once('open', resolve); sock.once('error', reject); });
-    const ask = (channel: string, payload: unknown[]): Promise<J> => new Promise((resolve) => {
-      sock.once('message', (m) => resolve(JSON.parse(String(m)) as J));
-      sock.send(JSON.stringify({ time: Math.floor(Date.now() / 1000), channel, event: 'subscribe', payload }));
-    });
+    const sock = await TestSocket.open(sim.server.port, '/v4/ws/delivery/usdt');
+    let id = 0;
+    const ask = (channel: string, payload: unknown[]): Promise<J> =>
+      sock.request({ id: ++id, time: Math.floor(Date.now() / 1000), channel, event: 'subscribe', payload });
     try {
       expect((await ask('futures.trades', [WEEKLY])).result).toMatchObject({ status: 'success' });
       expect((await ask('futures.trades', ['BTC_USDT'])).error).toBeTruthy();
