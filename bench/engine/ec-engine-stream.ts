@@ -58,6 +58,8 @@ export class EngineStream {
    * users' futures accounts and orders carry kind Futures, sub = the settle currency.
    */
   futuresSettle = -1;
+  /** The account kind of a futures stream's credits and orders: Futures, or Delivery on a delivery contract. */
+  futuresKind: number = AccountKind.Futures;
   readonly type: Uint8Array;
   readonly uid: Int32Array;
   readonly market: Uint8Array;
@@ -101,7 +103,7 @@ export class EngineStream {
     c.iceberg = 0; c.stpAct = 0; c.stpId = 0; c.reserved = 0;
     c.currency = credit ? this.market[i]! : 0;
     const futures = this.futuresSettle >= 0;
-    c.kind = futures ? AccountKind.Futures : credit ? AccountKind.Spot : 0;
+    c.kind = futures ? this.futuresKind : credit ? AccountKind.Spot : 0;
     c.sub = futures ? (credit ? c.currency : this.futuresSettle) : 0;
     c.toUid = 0; c.toKind = 0; c.toSub = 0; c.text = '';
     return c;
@@ -179,7 +181,11 @@ export function buildEngineStream(ec: CommandStream, markets: number, perMarket:
  * stream). There is no mark price, so no price band applies. FOK places become IOC: a futures FOK that cannot
  * fill is refused (Gate's ORDER_FOK) and would get no id.
  */
-export function ecFuturesDefinition(): ExchangeDefinition {
+/**
+ * The perpetual of the futures scenario, or (`delivery`) the same contract dated 2099-12-31 (a delivery contract
+ * that never reaches its delisting window in a run): the delivery scenario measures the dated-contract checks.
+ */
+export function ecFuturesDefinition(delivery = false): ExchangeDefinition {
   const users = [];
   for (let u = 1; u <= USERS_PER_MARKET; u++) users.push({ uid: u });
   return {
@@ -187,7 +193,7 @@ export function ecFuturesDefinition(): ExchangeDefinition {
     markets: [],
     users,
     futures: { contracts: [{
-      name: 'BX0_USD', settle: 'usd', quanto_multiplier: '1', order_price_round: '1', leverage_max: '100', maintenance_rate: '0.005',
+      ...(delivery ? { name: 'BX0_USD_20991231', expire_time: Date.UTC(2099, 11, 31) / 1000 } : { name: 'BX0_USD' }), settle: 'usd', quanto_multiplier: '1', order_price_round: '1', leverage_max: '100', maintenance_rate: '0.005',
       maker_fee_rate: '-0.0001', taker_fee_rate: '0.00075', risk_limit_base: '100000000000', risk_limit_step: '100000000000',
       risk_limit_max: '100000000000', order_size_max: 1_000_000_000, orders_limit: 1_000_000,
     }] },
@@ -195,9 +201,10 @@ export function ecFuturesDefinition(): ExchangeDefinition {
 }
 
 /** The first `perContract` benchmark commands (after the pre-fill) of `ec` on the perpetual of ecFuturesDefinition. @allocates */
-export function buildFuturesEngineStream(ec: CommandStream, perContract: number): EngineStream {
+export function buildFuturesEngineStream(ec: CommandStream, perContract: number, delivery = false): EngineStream {
   const spot = buildEngineStream(ec, 1, perContract);
   spot.futuresSettle = 0;
+  spot.futuresKind = delivery ? AccountKind.Delivery : AccountKind.Futures;
   for (let i = 0; i < spot.length; i++) {
     if (spot.type[i] === CommandType.Credit) {
       // Both of a user's credits (USD and the spot base) fund its futures account in USD.

@@ -12,6 +12,8 @@
  *   here, so --quick runs only the first `--shards` count on it.
  * - `ec-ledger-8markets`: 8 markets, each its own copy of the stream (own users, own ids), interleaved round-robin
  *   (8 × 250k; --quick 8 × 10k), so that 2+ shards have work.
+ * - `ec-delivery-1contract`: the same on the delivery variant of that contract (dated 2099-12-31, margined in the
+ *   delivery account): the same rows; the note compares it with the perpetual (the target: within 10 %).
  * - `ec-futures-1contract`: the 1-market stream on a linear perpetual (ec-engine-stream.ts ecFuturesDefinition):
  *   every fill moves positions, margin, fees and realised PnL; FOK places become IOC. Rows: inline journal off and
  *   pipelined, threaded ×1 journal off (the product is serial: its book lives on the ledger thread there, so
@@ -50,7 +52,7 @@
  * Ring: `ring.bench.ts --json` (with --quick when quick) runs as a child process; its rows are merged with
  * `scenario: 'ring-one-way' | 'ring-ping-pong'`.
  *
- * `--only` runs a comma-separated subset of: ec-ledger-1market, ec-ledger-8markets, ec-futures-1contract,
+ * `--only` runs a comma-separated subset of: ec-ledger-1market, ec-ledger-8markets, ec-futures-1contract, ec-delivery-1contract,
  * recovery, ring (default: all).
  *
  * Output: a table and notes on stdout, or with `--json` exactly one JSON array on stdout; logs on stderr.
@@ -101,7 +103,7 @@ const CFG = QUICK
   ? { inlinePasses: 2, threadedPasses: 1, single: 60_000, perMarket: 10_000, recoveryPerMarket: 25_000, latency: 5_000 }
   : { inlinePasses: 3, threadedPasses: 3, single: 2_000_000, perMarket: 250_000, recoveryPerMarket: 1_250_000, latency: 200_000 };
 const MARKETS = 8;
-const SCENARIOS = ['ec-ledger-1market', 'ec-ledger-8markets', 'ec-futures-1contract'] as const;
+const SCENARIOS = ['ec-ledger-1market', 'ec-ledger-8markets', 'ec-futures-1contract', 'ec-delivery-1contract'] as const;
 const SEED = 1;
 const T0 = 1_767_225_600_000_000;
 const FLUSH_EVERY = 256;
@@ -337,9 +339,9 @@ function mix(name: string, s: EngineStream): void {
  * measured inline (journal off and depth 16) and threaded ×1 (futures commands run serially there).
  */
 async function runScenario(name: string, g: EcResult, markets: number, perMarket: number, shardCounts: readonly number[],
-  futures = false): Promise<void> {
-  const stream = futures ? buildFuturesEngineStream(g.stream, perMarket) : buildEngineStream(g.stream, markets, perMarket);
-  const def = futures ? ecFuturesDefinition() : ecDefinition(markets);
+  futures = false, delivery = false): Promise<void> {
+  const stream = futures ? buildFuturesEngineStream(g.stream, perMarket, delivery) : buildEngineStream(g.stream, markets, perMarket);
+  const def = futures ? ecFuturesDefinition(delivery) : ecDefinition(markets);
   const sc: Scenario = { name, def, stream, hashes: [], commands: stream.length - stream.prefill };
   mix(name, stream);
   const out: Row[] = [];
@@ -545,6 +547,12 @@ function notes(): string[] {
     const futThreaded = fut.find((r) => r.runner === 'threaded' && r.journal === false);
     if (futThreaded !== undefined) out.push(`futures threaded: ${fmt(rate(futThreaded))} commands/s (the contract's book on the ledger thread)`);
   }
+  const delInline = rows.find((r) => r.scenario === 'ec-delivery-1contract' && r.runner === 'inline' && r.journal === false);
+  if (delInline !== undefined && futInline !== undefined) {
+    const ratio = rate(delInline) / rate(futInline);
+    out.push(`delivery: the same stream on a dated contract runs ${fmt(rate(delInline))} commands/s inline = ${ratio.toFixed(3)}× the `
+      + `perpetual (target within 10 %: ${met(ratio >= 0.9)})`);
+  }
   return out;
 }
 
@@ -568,6 +576,7 @@ async function main(): Promise<void> {
     if (wanted(SCENARIOS[0])) await runScenario(SCENARIOS[0], g, 1, CFG.single, QUICK ? SHARDS.slice(0, 1) : SHARDS);
     if (wanted(SCENARIOS[1])) await runScenario(SCENARIOS[1], g, MARKETS, CFG.perMarket, SHARDS);
     if (wanted(SCENARIOS[2])) await runScenario(SCENARIOS[2], g, 1, CFG.single, [1], true);
+    if (wanted(SCENARIOS[3])) await runScenario(SCENARIOS[3], g, 1, CFG.single, [1], true, true);
     if (wanted('recovery')) await runRecovery(g);
   } finally {
     await rm(dir, { recursive: true, force: true });

@@ -12,6 +12,9 @@
  *                                                            raise it for VIP 14+: fill-ratio.ts)
  *   futures-cancel    per UID                    200 / 1 s  (perpetual single, batch, all and price-order cancels)
  *   futures           per UID and endpoint       200 / 10 s (every other private /futures/{settle} route)
+ *   delivery-place    per UID                    500 / 10 s (delivery create)
+ *   delivery-cancel   per UID                    500 / 10 s (delivery single, all and price-order cancels)
+ *   delivery          per UID and endpoint       200 / 10 s (every other private /delivery/{settle} route)
  *   private           per UID and endpoint       150 / 10 s (every other private group)
  *
  * `scale` multiplies every limit (tests, load generation); a disabled limiter admits everything.
@@ -24,7 +27,7 @@
  * cannot grow it without bound).
  */
 export type LimitClass = 'public' | 'spot-place' | 'spot-cancel' | 'spot' | 'wallet' | 'private' | 'wallet-funds' | 'sub-accounts' | 'unified-loans'
-  | 'futures-place' | 'futures-cancel' | 'futures';
+  | 'futures-place' | 'futures-cancel' | 'futures' | 'delivery-place' | 'delivery-cancel' | 'delivery';
 
 const RULES: Readonly<Record<LimitClass, { limit: number; windowMs: number }>> = {
   public: { limit: 200, windowMs: 10_000 },
@@ -40,6 +43,10 @@ const RULES: Readonly<Record<LimitClass, { limit: number; windowMs: number }>> =
   'futures-place': { limit: 100, windowMs: 1_000 },
   'futures-cancel': { limit: 200, windowMs: 1_000 },
   futures: { limit: 200, windowMs: 10_000 },
+  // Delivery: 500 places and 500 cancels per 10 s, 200 other private requests / 10 s.
+  'delivery-place': { limit: 500, windowMs: 10_000 },
+  'delivery-cancel': { limit: 500, windowMs: 10_000 },
+  delivery: { limit: 200, windowMs: 10_000 },
 };
 
 export interface RateLimitOptions {

@@ -58,7 +58,7 @@ import { registerUnifiedLoanRoutes } from './routes/unified-loans.js';
 import { registerMarginRoutes } from './routes/margin.js';
 import { registerMarginUniRoutes } from './routes/margin-uni.js';
 import { registerFuturesPublicRoutes } from './routes/futures-public.js';
-import { registerDeliveryPublicRoutes } from './routes/delivery-public.js';
+import { DeliveryRouter, registerDeliveryRoutes } from './routes/delivery-routes.js';
 import { registerOptionsPublicRoutes } from './routes/options-public.js';
 import { registerFuturesRoutes } from './routes/futures-routes.js';
 
@@ -132,7 +132,7 @@ function readHeaders(req: HttpRequest): RequestHeaders {
 const normalizeIp = (ip: string): string => (ip.startsWith('::ffff:') ? ip.slice(7) : ip);
 
 /** Classes counted per UID in total (every route of the class shares one window), not per endpoint (seed 8.1). */
-const PER_UID: ReadonlySet<LimitClass> = new Set<LimitClass>(['spot-cancel', 'futures-place', 'futures-cancel']);
+const PER_UID: ReadonlySet<LimitClass> = new Set<LimitClass>(['spot-cancel', 'futures-place', 'futures-cancel', 'delivery-place', 'delivery-cancel']);
 
 /**
  * Counts the request under its route's rate class (see rate-limit.ts) and sets the answer's rate-limit headers
@@ -219,8 +219,8 @@ export function createHttpHandler(options: ServerOptions): HttpHandler {
   registerUnifiedLoanRoutes(router, deps);
   registerMarginRoutes(router, deps);
   registerMarginUniRoutes(router, deps);
-  registerFuturesPublicRoutes(router, deps);
-  registerDeliveryPublicRoutes(router, deps);
+  registerFuturesPublicRoutes(router, deps, [new DeliveryRouter(router)]);
+  registerDeliveryRoutes(router, deps);
   registerOptionsPublicRoutes(router, deps);
   registerFuturesRoutes(router, deps);
   registerSimRoutes(router, deps);

@@ -22,7 +22,8 @@
  *   AddUser         user   -    -            -     -         -    -      -                 -       -      -         -    -    main  -      -
  *
  * A PlaceOrder's `kind` is the account it trades from and into (0 or Spot, Margin with `sub` = its market,
- * CrossMargin with `sub` 0, Futures with `sub` = the settle currency on a contract's market); `toKind` carries its
+ * CrossMargin with `sub` 0, Futures with `sub` = the settle currency on a perpetual contract's market, Delivery
+ * with `sub` = the settle currency on a delivery contract's market); `toKind` carries its
  * order flags (OrderFlag: auto_borrow, auto_repay, which only margin orders keep; futures/futures-orders.ts
  * FuturesFlag on a contract). Journals written before accounts had kind 0 (Spot) and no flags.
  *
@@ -77,6 +78,8 @@ export const CommandType = {
   FuturesFunding: 45,
   FuturesLiquidate: 46,
   FuturesDeleverage: 47,
+  /** Delivery futures: settlement of an expired contract (futures/delivery-settlement.ts; market = the contract). */
+  DeliverySettle: 48,
 } as const;
 export type CommandType = (typeof CommandType)[keyof typeof CommandType];
 

@@ -59,7 +59,8 @@ function boundOrDefault(text: string | undefined, scale: number, fallback: numbe
 /** Validates a spec and derives its integer bounds. Throws ConfigError on a market that cannot work. @allocates */
 export function defineMarket(spec: MarketSpec): Market {
   const { id } = spec;
-  if (!/^[A-Z0-9]+_[A-Z0-9]+$/.test(id)) throw new ConfigError(`market id "${id}" is not of the form BASE_QUOTE`);
+  // A delivery contract's book carries its date: BASE_QUOTE_YYYYMMDD.
+  if (!/^[A-Z0-9]+_[A-Z0-9]+(_[0-9]{8})?$/.test(id)) throw new ConfigError(`market id "${id}" is not of the form BASE_QUOTE`);
   for (const [field, v] of [['precision', spec.precision], ['amount_precision', spec.amount_precision]] as const) {
     if (!Number.isInteger(v) || v < 0 || v > MAX_SCALE) throw new ConfigError(`market ${id}: ${field} must be an integer in 0..${MAX_SCALE}`);
   }

@@ -190,6 +190,8 @@ export const ResultCode = {
   NotLiquidatable: -7026,
   /** Funding before the contract's next funding time, or deleveraging with nothing to deleverage (engine-internal). */
   NothingDue: -7027,
+  /** An opening order on a delivery contract in its delisting window, or any order once it expired. */
+  ContractInDelisting: -7040,
 
   /** Out of capacity (order pool at its configured maximum); retry later. */
   BookFull: -9001,

@@ -104,6 +104,8 @@ export const ERROR_CATALOGUE: Readonly<Record<Rejection, GateError>> = {
   [ResultCode.OrderFinished]: { label: 'ORDER_FINISHED', status: 400, message: 'Order already finished' },
   [ResultCode.NotLiquidatable]: { label: 'INVALID_PARAM_VALUE', status: 400, message: 'The position is not at its maintenance margin' },
   [ResultCode.NothingDue]: { label: 'INVALID_PARAM_VALUE', status: 400, message: 'Nothing is due' },
+  [ResultCode.ContractInDelisting]: { label: 'CONTRACT_IN_DELISTING', status: 400,
+    message: 'The delivery contract is delisting (reduce-only orders only) or expired' },
   [ResultCode.BookFull]: { label: 'TOO_BUSY', status: 503, message: 'Server busy, retry later' },
   [ResultCode.Busy]: { label: 'TOO_BUSY', status: 503, message: 'Server busy, retry later' },
   [ResultCode.EngineStopped]: { label: 'TOO_BUSY', status: 503,

@@ -11,6 +11,7 @@
  * Costs: a position is O(1) plus the ADL queue of its contract (O(open positions log n)); an account is
  * O(positions of the user).
  */
+import { curOf } from '../core/ledger/futures-funds.js';
 import type { Exchange } from '../core/exchange/exchange.js';
 import { orderFlagsOf } from '../core/exchange/order-store.js';
 import { crossFigures, positionFigures } from '../core/futures/account-figures.js';
@@ -97,9 +98,9 @@ export function renderPosition(ex: Exchange, row: number, form: SizeForm): Recor
   };
 }
 
-/** Gate's FuturesAccount of (uid, settle currency `cur`). */
+/** Gate's FuturesAccount (DeliveryAccount) of (uid, margin account `cur`: settle currency, + DELIVERY_ACCT for delivery). */
 export function renderFuturesAccount(ex: Exchange, uid: number, cur: number): Record<string, unknown> {
-  const code = ex.currencies[cur]!;
+  const code = ex.currencies[curOf(cur)]!;
   const m = (v: bigint): string => ex.ledger.format(code, v);
   const f = crossFigures(ex, uid, cur);
   const a = ex.futures.findAccount(uid, cur);

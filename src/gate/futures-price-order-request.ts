@@ -18,7 +18,7 @@
 import { CommandType, type Command } from '../core/command.js';
 import type { Exchange } from '../core/exchange/exchange.js';
 import { FuturesFlag } from '../core/futures/futures-orders.js';
-import { AccountKind } from '../core/ledger/account-kinds.js';
+import { kindOfAcct } from '../core/ledger/futures-funds.js';
 import { OrderType, Side, TimeInForce } from '../core/matching/order-types.js';
 import { ResultCode } from '../core/result-code.js';
 import { formatUnits, parseUnits } from '../core/units.js';
@@ -166,7 +166,7 @@ export function futuresPlaceCommand(ex: Exchange, uid: number, market: number, i
   if (price < 0) return ResultCode.InvalidParam;
   cmd.clear();
   cmd.type = CommandType.PlaceOrder;
-  cmd.uid = uid; cmd.market = market; cmd.kind = AccountKind.Futures; cmd.sub = ex.futures.settleCur[ci]!;
+  cmd.uid = uid; cmd.market = market; cmd.kind = kindOfAcct(ex.futures.acct[ci]!); cmd.sub = ex.futures.settleCur[ci]!;
   cmd.side = initial.auto_size === 'close_long' ? Side.Sell : initial.auto_size === 'close_short' ? Side.Buy
     : initial.size >= 0 ? Side.Buy : Side.Sell;
   cmd.amount = Math.abs(initial.size);

@@ -17,7 +17,8 @@ import { type Command, CommandType } from '../core/command.js';
 import type { Exchange } from '../core/exchange/exchange.js';
 import { FuturesFlag } from '../core/futures/futures-orders.js';
 import { parseSignedUnits } from '../core/futures/futures-math.js';
-import { AccountKind } from '../core/ledger/account-kinds.js';
+import { kindOfAcct } from '../core/ledger/futures-funds.js';
+import { settleOfScope } from '../core/futures/contract.js';
 import { OrderType, Side, StpAct, TimeInForce } from '../core/matching/order-types.js';
 import { ResultCode } from '../core/result-code.js';
 
@@ -39,7 +40,7 @@ export function isSettle(ex: Exchange, settle: string): boolean {
 /** The ledger currency index of settle `settle`, or InvalidParam when no contract settles in it. */
 export function settleCurrency(ex: Exchange, settle: string): number {
   if (!isSettle(ex, settle)) return ResultCode.InvalidParam;
-  return ex.currencyIndex(settle.toUpperCase());
+  return ex.currencyIndex(settleOfScope(settle).toUpperCase());
 }
 
 /** The contract index of `name` settled in `settle`: MissingParam when absent, ContractNotFound when unknown. */
@@ -125,7 +126,7 @@ export function parseFuturesOrder(ex: Exchange, settle: string, uid: number, bod
   }
   out.clear();
   out.type = CommandType.PlaceOrder;
-  out.uid = uid; out.market = ex.futures.marketOf[ci]!; out.kind = AccountKind.Futures; out.sub = cur;
+  out.uid = uid; out.market = ex.futures.marketOf[ci]!; out.kind = kindOfAcct(ex.futures.acct[ci]!); out.sub = cur;
   out.side = side; out.amount = Math.abs(size); out.price = price;
   out.orderType = market ? OrderType.Market : OrderType.Limit; out.tif = tif;
   out.toKind = flags; out.iceberg = iceberg; out.stpAct = stpAct; out.text = text;

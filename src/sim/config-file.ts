@@ -16,7 +16,7 @@
  * Wallet fields (optional): chains {CURRENCY: [chain, …]} (sim/chains/chain-spec.ts), low_cap_currencies.
  * Unified account (optional): unified {currencies, initial_margin_rate, maintenance_margin_rate} (docs/unified.md).
  * Perpetual futures (optional): futures {contracts, insurance} (sim/futures-config.ts, docs/futures.md); users'
- * `balances.futures` fund their futures accounts.
+ * `balances.futures` fund their futures accounts, `balances.delivery` their delivery accounts.
  * Users may also carry `main_uid` (a sub-account), `locked` (frozen: its keys get ACCOUNT_LOCKED or
  * SUB_ACCOUNT_LOCKED) and `vip_level` (0–16, default 0, main accounts only: fill-ratio tiers at 14+, api/fill-ratio.ts).
  */
@@ -148,9 +148,10 @@ function user(v: unknown, p: string, currencies: CurrencyRules): void {
   optional(o, 'locked', p, bool);
   optional(o, 'keys', p, (ks, kp) => array(ks, kp).forEach((k, i) => key(k, `${kp}[${i}]`)));
   if (o.balances !== undefined) {
-    const b = object(o.balances, `${p}.balances`, ['spot', 'futures']);
+    const b = object(o.balances, `${p}.balances`, ['spot', 'futures', 'delivery']);
     if (b.spot !== undefined) object(b.spot, `${p}.balances.spot`, [...currencies.keys()]);
     if (b.futures !== undefined) object(b.futures, `${p}.balances.futures`, [...currencies.keys()]);
+    if (b.delivery !== undefined) object(b.delivery, `${p}.balances.delivery`, [...currencies.keys()]);
     checkBalances(b, `${p}.balances`, currencies);
   }
 }

@@ -2,8 +2,10 @@
  * The built-in demo of `npm start` without `--config`: three markets with Gate-like precisions, minimums and
  * fees, three funded users with fixed keys (printed at start-up; local use only), a read-only key, an STP
  * group, the market maker's account (uid 10000), and chains: USDT on ERC20, TRC20, BEP20 and TON (a memo chain),
- * BTC and ETH on their own chains.
+ * BTC and ETH on their own chains. Futures: perpetual BTC_USDT, ETH_USDT and BTC_USD, and two BTC_USDT delivery
+ * contracts dated from the moment the demo starts (demoDeliveryContracts).
  */
+import type { ContractConfig } from '../core/futures/contract.js';
 import type { SimulatorConfig } from './config-file.js';
 
 export const DEMO_MARKET_MAKER_UID = 10000;
@@ -17,6 +19,49 @@ export const DEMO_QUOTES: Readonly<Record<string, { price: string; size: string 
   ETH_BTC: { price: '0.05', size: '0.5' },
 };
 
+const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+
+/** `YYYYMMDD` of a UTC time (ms). */
+const ymd = (ms: number): string => new Date(ms).toISOString().slice(0, 10).replaceAll('-', '');
+
+/** The first Friday 08:00 UTC at least a day after `nowMs`. */
+export function nextFriday(nowMs: number): number {
+  const d = new Date(nowMs + DAY_MS);
+  let t = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate(), 8);
+  while (new Date(t).getUTCDay() !== 5 || t < nowMs + DAY_MS) t += DAY_MS;
+  return t;
+}
+
+/** The last Friday 08:00 UTC of the quarter holding `ms` (Gate's quarterly delivery time). */
+function quarterEnd(ms: number): number {
+  const d = new Date(ms);
+  const lastMonth = Math.floor(d.getUTCMonth() / 3) * 3 + 2;
+  let t = Date.UTC(d.getUTCFullYear(), lastMonth + 1, 0, 8);
+  while (new Date(t).getUTCDay() !== 5) t -= DAY_MS;
+  return t;
+}
+
+/**
+ * The demo's delivery contracts for a start at `nowMs`: BTC_USDT settling next Friday 08:00 UTC (WEEKLY) and at
+ * the end of the quarter (QUARTERLY: the last Friday 08:00 UTC of its last month, the next quarter's when that is
+ * within two weeks). Expiries depend on the start time only, so a restart the same week lists the same contracts.
+ */
+export function demoDeliveryContracts(nowMs: number): ContractConfig[] {
+  const weekly = nextFriday(nowMs);
+  let quarterly = quarterEnd(nowMs);
+  if (quarterly < weekly + 14 * DAY_MS) quarterly = quarterEnd(quarterEnd(nowMs) + 7 * DAY_MS);
+  const contract = (ms: number, cycle: string): ContractConfig => ({
+    name: `BTC_USDT_${ymd(ms)}`, settle: 'usdt', quanto_multiplier: '0.0001', order_price_round: '0.1', mark_price_round: '0.1',
+    leverage_min: '1', leverage_max: '100', maintenance_rate: '0.005', maker_fee_rate: '-0.0001', taker_fee_rate: '0.00075',
+    risk_limit_base: '1000000', risk_limit_step: '1000000', risk_limit_max: '8000000', order_size_min: 1, order_size_max: 1000000,
+    order_price_deviate: '0.5', orders_limit: 200, market_order_slip_ratio: '0.05', index_source: 'BTC_USDT',
+    expire_time: ms / 1000, cycle, settle_price_duration: HOUR_MS / 1000 / 6, delisting_duration: HOUR_MS / 1000 / 6,
+    settle_fee_rate: '0.0015',
+  });
+  return [contract(weekly, 'WEEKLY'), contract(quarterly, 'QUARTERLY')];
+}
+
 export const DEMO_CONFIG: SimulatorConfig = {
   currency_pairs: [
     { id: 'BTC_USDT', base: 'BTC', quote: 'USDT', precision: 1, amount_precision: 6,
@@ -27,18 +72,18 @@ export const DEMO_CONFIG: SimulatorConfig = {
       min_base_amount: '0.001', min_quote_amount: '0.0001', fee: '0.2', maker_fee_rate: '0.2' },
   ],
   users: [
-    { uid: DEMO_MARKET_MAKER_UID, balances: { spot: { USDT: '10000000', BTC: '100', ETH: '1000' }, futures: { USDT: '10000000', BTC: '100' } } },
-    { uid: DEMO_MARKET_TAKER_UID, balances: { spot: { USDT: '1000000', BTC: '10', ETH: '100' }, futures: { USDT: '1000000', BTC: '10' } } },
+    { uid: DEMO_MARKET_MAKER_UID, balances: { spot: { USDT: '10000000', BTC: '100', ETH: '1000' }, futures: { USDT: '10000000', BTC: '100' }, delivery: { USDT: '1000000' } } },
+    { uid: DEMO_MARKET_TAKER_UID, balances: { spot: { USDT: '1000000', BTC: '10', ETH: '100' }, futures: { USDT: '1000000', BTC: '10' }, delivery: { USDT: '1000000' } } },
     { uid: 10001,
       keys: [
         { key: 'demo-alice-key', secret: 'demo-alice-secret', mode: 1, perms: 'all', ip_whitelist: [] },
         { key: 'demo-alice-readonly', secret: 'demo-alice-readonly-secret', mode: 1,
           perms: [{ name: 'spot', read_only: true }, { name: 'wallet', read_only: true }, { name: 'account', read_only: true }] },
       ],
-      balances: { spot: { USDT: '100000', BTC: '2', ETH: '20' }, futures: { USDT: '10000', BTC: '0.5' } } },
+      balances: { spot: { USDT: '100000', BTC: '2', ETH: '20' }, futures: { USDT: '10000', BTC: '0.5' }, delivery: { USDT: '10000' } } },
     { uid: 10002,
       keys: [{ key: 'demo-bob-key', secret: 'demo-bob-secret', mode: 1, perms: 'all', ip_whitelist: [] }],
-      balances: { spot: { USDT: '50000', BTC: '1', ETH: '10' }, futures: { USDT: '10000' } } },
+      balances: { spot: { USDT: '50000', BTC: '1', ETH: '10' }, futures: { USDT: '10000' }, delivery: { USDT: '10000' } } },
     { uid: 10003,
       keys: [{ key: 'demo-carol-key', secret: 'demo-carol-secret', mode: 1, perms: 'all', ip_whitelist: [] }],
       balances: { spot: { USDT: '25000' } } },
@@ -72,6 +117,8 @@ export const DEMO_CONFIG: SimulatorConfig = {
         risk_limit_base: '100', risk_limit_step: '50', risk_limit_max: '1000', funding_interval: 28800, funding_rate_limit: '0.003',
         interest_rate: '0.0001', funding_impact_value: '0.1', order_size_min: 1, order_size_max: 1000000, order_price_deviate: '0.5',
         orders_limit: 200, market_order_slip_ratio: '0.05', index_source: 'BTC_USDT' },
+      // Delivery (docs/derivatives.md "Delivery"): weekly and quarterly BTC_USDT, dated from the start.
+      ...demoDeliveryContracts(Date.now()),
     ],
     insurance: { USDT: '1000000', BTC: '20' },
   },

@@ -1,7 +1,13 @@
 /**
- * The `futures` section of the simulator's config: perpetual contracts (Gate's Contract fields, see
+ * The `futures` section of the simulator's config: perpetual and delivery contracts (Gate's Contract fields, see
  * core/futures/contract.ts ContractConfig) and the insurance funds' opening balances, plus users' opening
- * futures balances (`users[].balances.futures.USDT`, credited to the futures account of that settle currency).
+ * futures balances (`users[].balances.futures.USDT`, credited to the futures account of that settle currency;
+ * `users[].balances.delivery.USDT` to the delivery account).
+ *
+ * A delivery contract is a contract with a dated name and `expire_time` (seconds since the epoch, on the name's
+ * UTC day), optional `cycle`, `settle_price_duration`, `delisting_duration` and `settle_fee_rate`
+ * (docs/derivatives.md "Delivery"):
+ *     { "name": "BTC_USDT_20261225", "settle": "usdt", "expire_time": 1798185600, "cycle": "QUARTERLY", … }
  *
  *   "futures": {
  *     "contracts": [{ "name": "BTC_USDT", "settle": "usdt", "quanto_multiplier": "0.0001", "order_price_round": "0.1", … }],
@@ -90,8 +96,10 @@ export function futuresServiceOptions(f: FuturesConfig | undefined): FuturesServ
 const CONTRACT_FIELDS = ['name', 'settle', 'type', 'quanto_multiplier', 'order_price_round', 'mark_price_round', 'leverage_min',
   'leverage_max', 'default_leverage', 'maintenance_rate', 'maker_fee_rate', 'taker_fee_rate', 'risk_limit_base', 'risk_limit_step',
   'risk_limit_max', 'funding_interval', 'funding_rate_limit', 'interest_rate', 'funding_impact_value', 'order_size_min',
-  'order_size_max', 'order_price_deviate', 'orders_limit', 'market_order_slip_ratio', 'index_source'];
-const NUMBER_FIELDS = new Set(['funding_interval', 'order_size_min', 'order_size_max', 'orders_limit']);
+  'order_size_max', 'order_price_deviate', 'orders_limit', 'market_order_slip_ratio', 'index_source',
+  'expire_time', 'cycle', 'settle_price_duration', 'delisting_duration', 'settle_fee_rate'];
+const NUMBER_FIELDS = new Set(['funding_interval', 'order_size_min', 'order_size_max', 'orders_limit', 'expire_time',
+  'settle_price_duration', 'delisting_duration']);
 
 /** Decimals a contract needs of its settle currency: quanto × price for a linear contract, 8 for an inverse one. */
 export function settleDecimalsNeeded(c: ContractConfig): number {

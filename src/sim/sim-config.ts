@@ -53,7 +53,7 @@ export interface SimConfig {
 /** An opening balance: credited by a Credit command at start-up (so it is journaled like any change). */
 export interface OpeningBalance {
   readonly uid: number;
-  /** spot, futures (the futures account of that settle currency) or unified (the platform's lending pool). */
+  /** spot, futures or delivery (the futures / delivery account of that settle currency) or unified (the platform's lending pool). */
   readonly account: string;
   readonly currency: string;
   readonly amount: string;
@@ -63,6 +63,7 @@ export interface OpeningBalance {
 export function openingAccount(account: string, cur: number): { kind: number; sub: number } {
   if (account === 'unified') return { kind: AccountKind.Unified, sub: 0 };
   if (account === 'futures') return { kind: AccountKind.Futures, sub: cur };
+  if (account === 'delivery') return { kind: AccountKind.Delivery, sub: cur };
   return { kind: AccountKind.Spot, sub: 0 };
 }
 

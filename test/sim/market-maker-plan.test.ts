@@ -31,8 +31,10 @@ describe('market maker plan', () => {
       config: { uid: 10000, taker_uid: 9999, seed: 1, markets: [
         { market: 'BTC_USDT', price: '60000', size: '0.05' }, { market: 'ETH_USDT', price: '3000', size: '0.5' },
         { market: 'ETH_BTC', price: '0.05', size: '0.5' }],
-      // The demo's perpetuals are quoted too; its maker users are funded in futures by the demo itself.
-      contracts: [{ contract: 'BTC_USDT', settle: 'usdt' }, { contract: 'ETH_USDT', settle: 'usdt' }, { contract: 'BTC_USD', settle: 'btc' }] },
+      // The demo's perpetuals and its two dated BTC_USDT contracts are quoted too; its maker users are funded in
+      // futures and delivery by the demo itself.
+      contracts: [{ contract: 'BTC_USDT', settle: 'usdt' }, { contract: 'ETH_USDT', settle: 'usdt' }, { contract: 'BTC_USD', settle: 'btc' },
+        ...DEMO_CONFIG.futures!.contracts.filter((k) => k.expire_time !== undefined).map((k) => ({ contract: k.name, settle: 'usdt' }))] },
       newUsers: [], funding: [],
     });
   });

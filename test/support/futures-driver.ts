@@ -5,7 +5,7 @@ import type { ExchangeDefinition } from '../../src/core/exchange/exchange-defini
 import type { ContractConfig } from '../../src/core/futures/contract.js';
 import { FuturesFlag } from '../../src/core/futures/futures-orders.js';
 import { AccountKind } from '../../src/core/ledger/account-kinds.js';
-import { INSURANCE_UID } from '../../src/core/ledger/futures-funds.js';
+import { DELIVERY_ACCT, INSURANCE_UID, kindOfAcct } from '../../src/core/ledger/futures-funds.js';
 import { OrderType, Side, TimeInForce } from '../../src/core/matching/order-types.js';
 import type { ResultCode } from '../../src/core/result-code.js';
 import { InlineEngine } from '../../src/engine/inline-engine.js';
@@ -89,12 +89,12 @@ export class FuturesDriver {
     return this.clock;
   }
 
-  /** Credits `units` (decimal string) of `code` to uid's futures account (created on first credit). */
-  fund(uid: number, code: string, amount: string): ResultCode {
+  /** Credits `units` (decimal string) of `code` to uid's futures (or `kind`: delivery) account (created on first credit). */
+  fund(uid: number, code: string, amount: string, kind: number = AccountKind.Futures): ResultCode {
     const cur = this.ex.currencyIndex(code);
     const units = this.ex.ledger.parse(code, amount);
     const c = this.#c(CommandType.Credit);
-    c.uid = uid; c.kind = AccountKind.Futures; c.sub = cur; c.currency = cur;
+    c.uid = uid; c.kind = kind; c.sub = cur; c.currency = cur;
     if (typeof units === 'bigint') c.text = units.toString();
     else c.amount = units;
     return this.submit(c);
@@ -103,7 +103,8 @@ export class FuturesDriver {
   /** Places a futures order: size signed (0 with close/auto_size), price ticks (0: market IOC). */
   order(uid: number, contract: string, size: number, price: number, opts: { tif?: number; flags?: number; iceberg?: number; side?: number } = {}): ResultCode {
     const c = this.#c(CommandType.PlaceOrder);
-    c.uid = uid; c.market = this.market[contract]!; c.kind = AccountKind.Futures; c.sub = this.settle[contract]!;
+    c.uid = uid; c.market = this.market[contract]!; c.sub = this.settle[contract]!;
+    c.kind = kindOfAcct(this.ex.futures.acct[this.ex.futures.contractOf(c.market)]!);
     c.side = opts.side ?? (size >= 0 ? Side.Buy : Side.Sell);
     c.amount = Math.abs(size);
     c.price = price;
@@ -184,7 +185,8 @@ export class FuturesDriver {
   /** The liquidator's closing order (market IOC, Liquidation flag). */
   liquidatorOrder(contract: string): ResultCode {
     const c = this.#c(CommandType.PlaceOrder);
-    c.uid = INSURANCE_UID; c.market = this.market[contract]!; c.kind = AccountKind.Futures; c.sub = this.settle[contract]!;
+    c.uid = INSURANCE_UID; c.market = this.market[contract]!; c.sub = this.settle[contract]!;
+    c.kind = kindOfAcct(this.ex.futures.acct[this.ex.futures.contractOf(c.market)]!);
     c.side = Side.Sell; c.orderType = OrderType.Market; c.tif = TimeInForce.Ioc; c.toKind = FuturesFlag.Liquidation;
     return this.submit(c);
   }
@@ -205,12 +207,19 @@ export class FuturesDriver {
     return r < 0 ? 0 : this.ex.futures.positions.size[r]!;
   }
 
-  /** Total (available + locked) of a futures account, BigInt units. */
-  total(uid: number, code: string): bigint {
-    return this.ex.ledger.futures.total(uid, this.ex.currencyIndex(code));
+  /** Total (available + locked) of a futures account (`delivery`: the delivery account), BigInt units. */
+  total(uid: number, code: string, delivery = false): bigint {
+    return this.ex.ledger.futures.total(uid, this.ex.currencyIndex(code) + (delivery ? DELIVERY_ACCT : 0));
   }
 
-  available(uid: number, code: string): bigint {
-    return this.ex.ledger.futures.available(uid, this.ex.currencyIndex(code));
+  available(uid: number, code: string, delivery = false): bigint {
+    return this.ex.ledger.futures.available(uid, this.ex.currencyIndex(code) + (delivery ? DELIVERY_ACCT : 0));
+  }
+
+  /** Settles delivery contract `contract` (DeliverySettle). */
+  deliver(contract: string): ResultCode {
+    const c = this.#c(CommandType.DeliverySettle);
+    c.market = this.market[contract]!;
+    return this.submit(c);
   }
 }

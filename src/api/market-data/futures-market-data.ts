@@ -14,7 +14,8 @@
  */
 import { type Command, CommandType } from '../../core/command.js';
 import type { Exchange } from '../../core/exchange/exchange.js';
-import { valueAt } from '../../core/futures/contract.js';
+import { isDelivery, valueAt } from '../../core/futures/contract.js';
+import { renderDeliveryContract } from '../../gate/delivery-shapes.js';
 import { formatSigned } from '../../core/futures/futures-math.js';
 import type { Market } from '../../core/market.js';
 import { type BookEvents, EventKind } from '../../core/matching/book-events.js';
@@ -126,10 +127,15 @@ export class FuturesMarketData {
 
   /** Gate's Contract object of contract `ci`. @allocates */
   contract(ci: number, nowUs: number): Record<string, unknown> {
-    return renderContract(this.exchange, ci, {
-      lastTicks: this.lastTicks[ci]!, referenceTicks: this.referenceTicks(ci), tradeId: this.lastTradeId(ci), orderbookId: this.versions.version[this.exchange.futures.marketOf[ci]!]!,
-      tradeSize: this.tradeSize[ci]!, createTime: this.createTime, nowSec: Math.floor(nowUs / 1e6),
+    const ex = this.exchange;
+    const ref = this.referenceTicks(ci);
+    const nowSec = Math.floor(nowUs / 1e6);
+    const base = renderContract(ex, ci, {
+      lastTicks: this.lastTicks[ci]!, referenceTicks: ref, tradeId: this.lastTradeId(ci), orderbookId: this.versions.version[ex.futures.marketOf[ci]!]!,
+      tradeSize: this.tradeSize[ci]!, createTime: this.createTime, nowSec,
     });
+    if (!isDelivery(ex.futures.contracts[ci]!)) return base;
+    return renderDeliveryContract(ex, ci, base, markTicks(ex, ci, ref), indexTicks(ex, ci, ref), nowSec);
   }
 
   /** GET /futures/{settle}/order_book of contract `ci` (query as received: limit, interval, with_id). @allocates */

@@ -13,8 +13,8 @@
  * Lists read the bounded histories of the futures state, the trade ring and the account book (their retention
  * bounds what they show). Costs: one pass over the history read.
  */
+import { curOf, kindOfAcct } from '../../core/ledger/futures-funds.js';
 import type { AccountBookEntry } from '../../core/ledger/queries.js';
-import { AccountKind } from '../../core/ledger/account-kinds.js';
 import { ResultCode } from '../../core/result-code.js';
 import { parseContract } from '../../gate/futures-request.js';
 import { renderAdl, renderFuturesAccount, renderLiquidation, renderPositionClose } from '../../gate/futures-position-shapes.js';
@@ -69,7 +69,7 @@ export function registerFuturesAccountRoutes(router: Router, deps: ApiDeps): voi
       if (typeof markets === 'number') return reply.error(markets);
       const contract = queryParam(req, 'contract') ?? '';
       const entries: AccountBookEntry[] = ex().ledger.accountBook(req.uid, {
-        kind: AccountKind.Futures, sub: cur, currency: ex().currencies[cur], from: w.from, to: w.to, limit: Number.MAX_SAFE_INTEGER,
+        kind: kindOfAcct(cur), sub: curOf(cur), currency: ex().currencies[curOf(cur)], from: w.from, to: w.to, limit: Number.MAX_SAFE_INTEGER,
       });
       const rows = entries.filter((e) => type === undefined || type === '' || futuresBookType(e.type) === type)
         .map((e) => renderFuturesBookEntry(ex(), e))

@@ -20,6 +20,9 @@ import { orderFlagsOf } from '../../core/exchange/order-store.js';
 import { FuturesFlag } from '../../core/futures/futures-orders.js';
 import { echoed } from '../http/api-request.js';
 import { isRetired } from './order-view.js';
+import { scopeOf } from './futures-public-params.js';
+import { DELIVERY_SCOPE } from '../../core/futures/contract.js';
+import { DELIVERY_ACCT } from '../../core/ledger/futures-funds.js';
 
 export const FUTURES = { kind: 'private', group: 'futures' } as const;
 
@@ -29,20 +32,25 @@ export const F = '/api/v4/futures/{settle}';
 /** The form sizes are written in: strings when the request carries X-Gate-Size-Decimal (or X-Svc-…): 1. */
 export const sizeForm = (req: ApiRequest): SizeForm => (req.headers.sizeDecimal === '1' ? 'string' : 'int');
 
-/** The settle segment (lower case as Gate's paths; `USDT` is accepted too). */
-export const settleOf = (req: ApiRequest): string => req.params[0]!.toLowerCase();
+/**
+ * The route scope of the request: the settle segment (lower case as Gate's paths; `USDT` is accepted too), with
+ * DELIVERY_SCOPE before it under /delivery (futures-public-params.ts scopeOf; compared with Contract.settle).
+ */
+export const settleOf = (req: ApiRequest): string => scopeOf(req);
 
 /** The settle currency index of the request's path, or InvalidParam for an unknown settle. */
 export const settleCur = (ex: Exchange, req: ApiRequest): number => settleCurrency(ex, settleOf(req));
 
 /**
- * The settle currency of the request, also requiring that `uid` has a futures account in it (funded once):
- * UserNotFound before, as Gate answers an account that never received futures funds.
+ * The margin account of the request (ledger/futures-funds.ts: the settle currency index under /futures, + DELIVERY_ACCT
+ * under /delivery), also requiring that `uid` has that account (funded once): UserNotFound before, as Gate
+ * answers an account that never received futures funds.
  */
 export function accountCur(ex: Exchange, req: ApiRequest): number {
   const cur = settleCur(ex, req);
   if (cur < 0) return cur;
-  return ex.ledger.futures.hasAccount(req.uid, cur) ? cur : ResultCode.UserNotFound;
+  const acct = settleOf(req).startsWith(DELIVERY_SCOPE) ? cur + DELIVERY_ACCT : cur;
+  return ex.ledger.futures.hasAccount(req.uid, acct) ? acct : ResultCode.UserNotFound;
 }
 
 /** Markets of the contracts settled in `settle`. @allocates */

@@ -83,7 +83,7 @@ export function registerFuturesPositionRoutes(router: Router, deps: ApiDeps): vo
       const P = S.positions;
       // The positions of the account's current mode: single rows, or both legs in dual mode.
       const dual = S.isDual(req.uid, cur);
-      const rows = P.rowsOf(req.uid).filter((r) => S.settleCur[S.contractOf(P.market[r]!)] === cur
+      const rows = P.rowsOf(req.uid).filter((r) => S.acct[S.contractOf(P.market[r]!)] === cur
         && (P.slot[r] !== PositionSlot.Single) === dual && (holding !== 'true' || P.size[r] !== 0));
       const form = sizeForm(req);
       reply.json(200, rows.slice(offset, offset + limit).map((r) => renderPosition(ex(), r, form)), paginationHeaders(limit, offset, rows.length));

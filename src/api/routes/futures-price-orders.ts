@@ -12,6 +12,7 @@
  * AUTO_TRIGGER_PRICE_GREATE_LAST, as spot's). What the request may hold: gate/futures-price-order-request.ts.
  * Every change is journaled: replies wait for the change's command, reads wait until none is in flight.
  */
+import { scopeOf } from './futures-public-params.js';
 import { ResultCode } from '../../core/result-code.js';
 import { parseFuturesTrigger } from '../../gate/futures-price-order-request.js';
 import { parseOrderId } from '../../gate/spot-order-request.js';
@@ -41,7 +42,7 @@ export function registerFuturesPriceOrderRoutes(router: Router, deps: ApiDeps): 
 
   /** The path's settle currency if some contract settles in it; else answers and returns undefined. */
   const settleOf = (req: ApiRequest, reply: Reply): string | undefined => {
-    const s = req.params[0]!;
+    const s = scopeOf(req);
     if (ex().futures.contracts.some((k) => k.settle === s)) return s;
     reply.error(ResultCode.InvalidParam, 'settle must be a settle currency with contracts (usdt, btc)');
     return undefined;

@@ -5,6 +5,7 @@
  * legacy path `/futures…` (settle btc, seed part 9).
  */
 import type { Exchange } from '../../core/exchange/exchange.js';
+import { DELIVERY_SCOPE, settleOfScope } from '../../core/futures/contract.js';
 import { ResultCode } from '../../core/result-code.js';
 import type { ApiRequest } from '../http/api-request.js';
 import type { Reply } from '../http/reply.js';
@@ -15,9 +16,22 @@ export const PUBLIC = { kind: 'public' } as const;
 /** Settle currencies Gate always serves (ccxt's default loadMarkets asks for both). */
 export const DEFAULT_SETTLES: readonly string[] = ['usdt', 'btc'];
 
-/** True when `settle` names a futures settle currency here: usdt, btc, or one a contract settles in. */
+/**
+ * True when route scope `settle` (core/futures/contract.ts Contract.settle: `usdt`, or `delivery:usdt` under
+ * /delivery) names a settle currency here: usdt, btc, or one a contract of the scope settles in.
+ */
 export function isFuturesSettle(ex: Exchange, settle: string): boolean {
-  return DEFAULT_SETTLES.includes(settle) || ex.futures.contracts.some((c) => c.settle === settle);
+  return DEFAULT_SETTLES.includes(settleOfScope(settle)) || ex.futures.contracts.some((c) => c.settle === settle);
+}
+
+/**
+ * The route scope of a request under `/api/v4/{futures|delivery}/{settle}…`: the settle segment in lower case,
+ * prefixed with DELIVERY_SCOPE under /delivery (the delivery routes are the futures handlers registered again
+ * there: delivery-routes.ts).
+ */
+export function scopeOf(req: ApiRequest): string {
+  const settle = req.params[0]!.toLowerCase();
+  return req.path.startsWith('/api/v4/delivery/') ? DELIVERY_SCOPE + settle : settle;
 }
 
 /** The contract index of `name` in `settle`: MissingParam when absent, ContractNotFound when unknown there. */
@@ -41,8 +55,8 @@ export function addSettleRoute(router: Router, group: 'futures' | 'delivery', su
   handler: SettleHandler): void {
   router.add({ method: 'GET', pattern: `/api/v4/${group}/{settle}${suffix}`, access: PUBLIC, limit: 'public',
     handler: (req, reply) => {
-      const settle = req.params[0]!.toLowerCase();
-      if (!valid(settle)) return reply.error(ResultCode.InvalidParam, `settle ${settle} is not served`);
+      const settle = scopeOf(req);
+      if (!valid(settle)) return reply.error(ResultCode.InvalidParam, `settle ${settleOfScope(settle)} is not served`);
       handler(settle, req.params.slice(1), req, reply);
     } });
   if (group === 'futures') {

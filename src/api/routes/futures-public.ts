@@ -48,14 +48,23 @@ function settleCurrency(ex: Exchange, settle: string): { cur: number; scale: num
 const feeds = new WeakMap<ApiDeps, FuturesMarketData>();
 export const futuresFeedOf = (deps: ApiDeps): FuturesMarketData | undefined => feeds.get(deps);
 
-export function registerFuturesPublicRoutes(router: Router, deps: ApiDeps): void {
+/**
+ * Registers the public routes on `router` and on each of `scoped` (the delivery routes' router, which moves them
+ * under /delivery/{settle}: delivery-routes.ts), all over one feed.
+ */
+export function registerFuturesPublicRoutes(router: Router, deps: ApiDeps, scoped: readonly Router[] = []): void {
   const { gateway } = deps;
-  const ex = (): Exchange => gateway.exchange;
-  const now = (): number => gateway.clock.nowUs();
-  const feed = new FuturesMarketData(gateway.exchange, now());
+  const feed = new FuturesMarketData(gateway.exchange, gateway.clock.nowUs());
   feed.replayTradeLog();
   gateway.observe((code, cmd, events) => feed.onResult(code, cmd, events));
   feeds.set(deps, feed);
+  for (const r of [router, ...scoped]) publicRoutes(r, deps, feed);
+}
+
+function publicRoutes(router: Router, deps: ApiDeps, feed: FuturesMarketData): void {
+  const { gateway } = deps;
+  const ex = (): Exchange => gateway.exchange;
+  const now = (): number => gateway.clock.nowUs();
   const valid = (settle: string): boolean => isFuturesSettle(ex(), settle);
   const inSettle = (settle: string): number[] => {
     const out: number[] = [];

@@ -19,6 +19,7 @@
  * Bad input answers its label and changes nothing. What runs the switches is a FuturesControl
  * (sim-futures-control.ts): the futures services when they run, the core commands otherwise.
  */
+import { settleOfScope } from '../../core/futures/contract.js';
 import { isLiquidatable } from '../../core/futures/futures-liquidation.js';
 import { formatSigned, parseSignedUnits, RATE_SCALE } from '../../core/futures/futures-math.js';
 import { ResultCode } from '../../core/result-code.js';
@@ -50,7 +51,7 @@ export function registerSimFuturesRoutes(router: Router, deps: ApiDeps, control:
       return -1;
     }
     const found = typeof name === 'string' ? S().contracts.map((k, i) => [k, i] as const)
-      .filter(([k]) => k.name === name && (settle === undefined || settle === null || settle === '' || k.settle === settle)) : [];
+      .filter(([k]) => k.name === name && (settle === undefined || settle === null || settle === '' || settleOfScope(k.settle) === settle)) : [];
     if (found.length === 1) return found[0]![1];
     reply.error(found.length === 0 ? ResultCode.ContractNotFound : ResultCode.MissingParam,
       found.length === 0 ? 'no such contract' : 'two settle currencies have this contract: give settle');
@@ -60,7 +61,7 @@ export function registerSimFuturesRoutes(router: Router, deps: ApiDeps, control:
   const prices = (ci: number): Record<string, string> => {
     const k = S().contracts[ci]!;
     const fmt = (t: number): string => (t > 0 ? formatSigned(BigInt(t), k.priceScale) : '0');
-    return { contract: k.name, settle: k.settle, mark_price: fmt(S().mark[ci]!), index_price: fmt(S().index[ci]!) };
+    return { contract: k.name, settle: settleOfScope(k.settle), mark_price: fmt(S().mark[ci]!), index_price: fmt(S().index[ci]!) };
   };
   const rateText = (r: bigint | undefined): string | null => (r === undefined ? null : formatSigned(r, RATE_SCALE));
 
@@ -101,7 +102,7 @@ export function registerSimFuturesRoutes(router: Router, deps: ApiDeps, control:
       if (rate > k.fundingCap || rate < -k.fundingCap) return reply.error(ResultCode.InvalidParam, `rate must be within ±funding_rate_limit (${formatSigned(k.fundingCap, RATE_SCALE)})`);
     }
     guard(control.setFundingOverride(ci, rate).then(() => {
-      reply.json(200, { contract: k.name, settle: k.settle, funding_rate_override: rateText(control.fundingOverride(ci)) });
+      reply.json(200, { contract: k.name, settle: settleOfScope(k.settle), funding_rate_override: rateText(control.fundingOverride(ci)) });
     }), reply, 'POST /sim/futures/funding_rate');
   });
 
@@ -114,7 +115,7 @@ export function registerSimFuturesRoutes(router: Router, deps: ApiDeps, control:
         return reply.error(code, code === ResultCode.NothingDue ? 'funding is not due yet (funding_next_apply), or the contract has no mark price' : undefined);
       }
       const k = S().contracts[ci]!;
-      reply.json(200, { contract: k.name, settle: k.settle, rate: formatSigned(rate, RATE_SCALE), funding_next_apply: S().nextFunding[ci]! });
+      reply.json(200, { contract: k.name, settle: settleOfScope(k.settle), rate: formatSigned(rate, RATE_SCALE), funding_next_apply: S().nextFunding[ci]! });
     }), reply, 'POST /sim/futures/funding');
   });
 

@@ -10,6 +10,7 @@
  * order_cancel_ids, order_cancel_cp, order_amend, order_status, order_list) is counted under the REST rate
  * classes per UID (its own windows: `ws:<uid>`), placements at the user's fill-ratio tier.
  */
+import { DELIVERY_SCOPE, isDelivery, settleOfScope } from '../../core/futures/contract.js';
 import type { TemplatedApp } from 'uWebSockets.js';
 import type { ApiDeps } from '../deps.js';
 import { type LimitClass, RateLimiter } from '../rate-limit.js';
@@ -53,7 +54,8 @@ export function registerFuturesWebSocket(app: TemplatedApp, deps: ApiDeps, optio
     if (o.product === 'futures') account.onPriceOrder(o, event, gateway.clock.nowUs());
   };
   deps.onClose.push(() => { pushes.stop(); privates.stop(); stats.stop(); account.stop(); });
-  const settles = new Set([...DEFAULT_SETTLES, ...gateway.exchange.futures.contracts.map((c) => c.settle)]);
+  // Perpetual scopes only: delivery contracts (scope `delivery:{settle}`) are served below.
+  const settles = new Set([...DEFAULT_SETTLES, ...gateway.exchange.futures.contracts.filter((c) => !isDelivery(c)).map((c) => c.settle)]);
   for (const settle of settles) {
     host.serve<FxTarget>({
       paths: [`/v4/ws/fx/${settle}`, `/v4/ws/fx/${settle}/`],
@@ -71,6 +73,24 @@ export function registerFuturesWebSocket(app: TemplatedApp, deps: ApiDeps, optio
         handleFuturesApiRequest(deps, settle, c, req, auth, host.nowUs, admit(req.channel, nowMs), answer);
         return true;
       },
+    });
+  }
+  // Delivery (docs/derivatives.md): `/v4/ws/delivery/{settle}` (Gate's path, which ccxt.pro uses) and
+  // `/v4/ws/fx/delivery/{settle}` serve the public channels of the delivery contracts (scope `delivery:{settle}`).
+  // Private channels and order entry are not served there yet.
+  const deliverySettles = new Set([...DEFAULT_SETTLES, ...gateway.exchange.futures.contracts.filter(isDelivery).map((c) => settleOfScope(c.settle))]);
+  for (const plain of deliverySettles) {
+    const settle = DELIVERY_SCOPE + plain;
+    host.serve<FxTarget>({
+      paths: [`/v4/ws/delivery/${plain}`, `/v4/ws/delivery/${plain}/`, `/v4/ws/fx/delivery/${plain}`, `/v4/ws/fx/delivery/${plain}/`],
+      prefix: 'futures',
+      isChannel: isFuturesChannel,
+      isPrivate: () => false,
+      resolve: (channel, payload) => (isFuturesChannel(channel) ? resolveFuturesSubscription(gateway.exchange, settle, channel, payload)
+        : { ok: false, code: WsErrorCode.BadRequest, message: `unknown channel: ${channel}` }),
+      afterSubscribe: () => undefined,
+      firstFrame: (channel, topic, t, now) => pushes.firstFrame(channel, topic, t, now),
+      api: () => false,
     });
   }
   return pushes;

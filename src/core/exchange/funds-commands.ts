@@ -10,6 +10,7 @@
 import { type Command, CommandType } from '../command.js';
 import { BookType } from '../ledger/account-book.js';
 import { AccountKind } from '../ledger/account-kinds.js';
+import { DELIVERY_ACCT } from '../ledger/futures-funds.js';
 import { ResultCode } from '../result-code.js';
 import { unifiedOutflow } from '../unified/unified-outflow.js';
 import type { CommandProduct, ExchangeContext } from './context.js';
@@ -48,10 +49,13 @@ function funds(ctx: ExchangeContext, c: Command): ResultCode {
   return rc;
 }
 
-/** A futures account's deposits and withdrawals total (Gate's history `dnw`). */
+/** A futures or delivery account's deposits and withdrawals total (Gate's history `dnw`; margin account codes as futures-funds.ts). */
 function noteFuturesFunds(ctx: ExchangeContext, c: Command, units: bigint): void {
-  if (c.kind === AccountKind.Futures) ctx.futures.account(c.uid, c.sub).dnw += c.type === CommandType.Credit ? units : -units;
-  if (c.type === CommandType.Transfer && c.toKind === AccountKind.Futures) ctx.futures.account(c.toUid, c.toSub).dnw += units;
+  const acct = (kind: number, sub: number): number => (kind === AccountKind.Futures ? sub : kind === AccountKind.Delivery ? sub + DELIVERY_ACCT : -1);
+  const from = acct(c.kind, c.sub);
+  if (from >= 0) ctx.futures.account(c.uid, from).dnw += c.type === CommandType.Credit ? units : -units;
+  const to = c.type === CommandType.Transfer ? acct(c.toKind, c.toSub) : -1;
+  if (to >= 0) ctx.futures.account(c.toUid, to).dnw += units;
 }
 
 export const FUNDS: CommandProduct = {

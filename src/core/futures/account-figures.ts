@@ -45,7 +45,7 @@ export function positionFigures(ctx: ExchangeContext, row: number): PositionFigu
   const mmr = mmrOf(k, P.riskLimit[row]!);
   const upnl = unrealisedPnl(k, n, P.basis[row]!, mark);
   let liqMargin = margin;
-  if (P.leverage[row] === 0 && n !== 0) liqMargin += ctx.ledger.futures.available(P.uid[row]!, S.settleCur[ci]!);
+  if (P.leverage[row] === 0 && n !== 0) liqMargin += ctx.ledger.futures.available(P.uid[row]!, S.acct[ci]!);
   return {
     mark, value, margin, upnl, mmr, leverage: lev,
     initial: n === 0 ? 0n : initialMarginShown(k, value, lev),
@@ -94,7 +94,7 @@ export function crossFigures(ctx: ExchangeContext, uid: number, cur: number): Ac
   let positions = 0;
   for (const r of P.rowsOf(uid)) {
     const ci = S.contractOf(P.market[r]!);
-    if (S.settleCur[ci] !== cur) continue;
+    if (S.acct[ci] !== cur) continue;
     const f = positionFigures(ctx, r);
     positionMargin += f.margin;
     upnl += f.upnl;

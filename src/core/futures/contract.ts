@@ -1,5 +1,7 @@
 /**
- * Perpetual contracts as Gate describes them (the `futures.contracts` of a definition), and their integer form.
+ * Perpetual and delivery contracts as Gate describes them (the `futures.contracts` of a definition), and their
+ * integer form. A delivery contract is a perpetual one with an `expire_time` (and a dated name): the same
+ * position and margin engine, no funding, settled at expiry (delivery-settlement.ts).
  *
  * Units inside the core:
  * - size: signed integer contracts (positive long / buy, negative short / sell);
@@ -66,13 +68,33 @@ export interface ContractConfig {
   readonly market_order_slip_ratio?: string | undefined;
   /** The spot market whose trades make the index price (default the contract's own name, when it exists). */
   readonly index_source?: string | undefined;
+  /**
+   * Delivery contracts only (named BASE_QUOTE_YYYYMMDD): the settlement time, seconds since the epoch. A contract
+   * with it has no funding; at it, every position settles at the settlement price (delivery-settlement.ts).
+   */
+  readonly expire_time?: number | undefined;
+  /** Gate's delivery cycle: WEEKLY, BI-WEEKLY, QUARTERLY or BI-QUARTERLY (default WEEKLY). */
+  readonly cycle?: string | undefined;
+  /** Seconds before expire_time over which the index is averaged into the settlement price (default 600). */
+  readonly settle_price_duration?: number | undefined;
+  /** Seconds before expire_time from which the contract is `in_delisting`: reduce-only orders only (default 600). */
+  readonly delisting_duration?: number | undefined;
+  /** Fee on the settled value of each position at expiry, a fraction (default "0"; Gate's is "0.0015"). */
+  readonly settle_fee_rate?: string | undefined;
 }
+
+/** Gate's delivery cycles. */
+export const DELIVERY_CYCLES: readonly string[] = ['WEEKLY', 'BI-WEEKLY', 'QUARTERLY', 'BI-QUARTERLY'];
 
 /** A registered contract in integer units. Immutable. */
 export interface Contract {
   readonly spec: ContractConfig;
   readonly name: string;
-  /** Settle currency code (upper case, as the ledger knows it) and its lower-case path name. */
+  /**
+   * Settle currency code (upper case, as the ledger knows it) and the contract's route scope: the lower-case
+   * settle path segment for a perpetual (`usdt`), DELIVERY_SCOPE + it for a delivery contract (`delivery:usdt`),
+   * so the /futures and /delivery routes each find only their own contracts by (scope, name).
+   */
   readonly settleCode: string;
   readonly settle: string;
   readonly inverse: boolean;
@@ -107,7 +129,25 @@ export interface Contract {
   /** Settle currency scale S, and the value factors: linear 10^(S − qScale − priceScale), inverse 10^(S + priceScale). */
   readonly settleScale: number;
   readonly valueFactor: bigint;
+  /** Delivery contract: its expire time (seconds since the epoch); 0 for a perpetual. */
+  readonly expireTime: number;
+  /** Delivery: the settlement-price window and the delisting window before expireTime, seconds (0 perpetual). */
+  readonly settleDuration: number;
+  readonly delistDuration: number;
+  /** Delivery: the settlement fee rate (10^-8). */
+  readonly settleFeeRate: bigint;
 }
+
+/** Prefix of a delivery contract's route scope (Contract.settle). */
+export const DELIVERY_SCOPE = 'delivery:';
+/** The settle path segment of a route scope (`delivery:usdt` → `usdt`). */
+export const settleOfScope = (scope: string): string => (scope.startsWith(DELIVERY_SCOPE) ? scope.slice(DELIVERY_SCOPE.length) : scope);
+
+/** True for a delivery contract (one with an expire time). */
+export const isDelivery = (c: Contract): boolean => c.expireTime > 0;
+
+/** The market named as the index source: `index_source`, else the contract's name (a delivery contract's underlying). */
+export const indexSourceOf = (c: Contract): string => c.spec.index_source ?? (c.expireTime > 0 ? `${c.base}_${c.quote}` : c.name);
 
 const MAX_PRICE_SCALE = 12;
 
@@ -139,9 +179,10 @@ function intField(v: number | string | undefined, fallback: number, what: string
  */
 export function defineContract(spec: ContractConfig, settleScale: number): Contract {
   const at = `futures contract ${spec.name}`;
-  const m = /^([A-Z0-9]+)_([A-Z0-9]+)$/.exec(spec.name);
-  if (m === null) throw new ConfigError(`${at}: name is not of the form BASE_QUOTE`);
-  const [, base, quote] = m as unknown as [string, string, string];
+  const m = /^([A-Z0-9]+)_([A-Z0-9]+)(_[0-9]{8})?$/.exec(spec.name);
+  if (m === null) throw new ConfigError(`${at}: name is not of the form BASE_QUOTE (or BASE_QUOTE_YYYYMMDD)`);
+  const [, base, quote, date] = m as unknown as [string, string, string, string | undefined];
+  const delivery = deliveryFields(spec, at, date);
   const settle = spec.settle.toLowerCase();
   const settleCode = settle.toUpperCase();
   if (!/^[a-z0-9]+$/.test(settle)) throw new ConfigError(`${at}: settle "${spec.settle}" is malformed`);
@@ -188,7 +229,7 @@ export function defineContract(spec: ContractConfig, settleScale: number): Contr
   if (sizeMin > sizeMax) throw new ConfigError(`${at}: order_size_min above order_size_max`);
   const fundingInterval = intField(spec.funding_interval, 28800, `${at} funding_interval`, 60);
   return {
-    spec, name: spec.name, settleCode, settle, inverse, base, quote, priceScale, tick, markTick, qUnits, qScale,
+    spec, name: spec.name, settleCode, settle: delivery.expireTime > 0 ? DELIVERY_SCOPE + settle : settle, inverse, base, quote, priceScale, tick, markTick, qUnits, qScale,
     leverageMin, leverageMax, defaultLeverage,
     maintenanceRate: rate(spec.maintenance_rate, '0.005', `${at} maintenance_rate`),
     makerRate, takerRate, riskBase, riskStep, riskMax, fundingInterval,
@@ -199,8 +240,28 @@ export function defineContract(spec: ContractConfig, settleScale: number): Contr
     priceDeviate: rate(spec.order_price_deviate, '0.5', `${at} order_price_deviate`),
     ordersLimit: intField(spec.orders_limit, 200, `${at} orders_limit`),
     slipRatio: rate(spec.market_order_slip_ratio, '0.05', `${at} market_order_slip_ratio`),
-    settleScale, valueFactor,
+    settleScale, valueFactor, ...delivery,
   };
+}
+
+/**
+ * The delivery fields of a contract: a name with a date part needs `expire_time` (and the date must be its UTC
+ * day), a name without one must not have it; the windows are positive and shorter than a day.
+ */
+function deliveryFields(spec: ContractConfig, at: string, date: string | undefined):
+  { expireTime: number; settleDuration: number; delistDuration: number; settleFeeRate: bigint } {
+  if (date === undefined) {
+    if (spec.expire_time !== undefined) throw new ConfigError(`${at}: expire_time needs a delivery name BASE_QUOTE_YYYYMMDD`);
+    return { expireTime: 0, settleDuration: 0, delistDuration: 0, settleFeeRate: 0n };
+  }
+  const expireTime = intField(spec.expire_time, 0, `${at} expire_time`);
+  const day = new Date(expireTime * 1000).toISOString().slice(0, 10).replaceAll('-', '');
+  if (`_${day}` !== date) throw new ConfigError(`${at}: expire_time ${expireTime} is not on ${date.slice(1)} (UTC)`);
+  if (spec.cycle !== undefined && !DELIVERY_CYCLES.includes(spec.cycle)) throw new ConfigError(`${at}: cycle must be one of ${DELIVERY_CYCLES.join(', ')}`);
+  const settleDuration = intField(spec.settle_price_duration, 600, `${at} settle_price_duration`);
+  const delistDuration = intField(spec.delisting_duration, 600, `${at} delisting_duration`);
+  if (settleDuration > 86_400 || delistDuration > 86_400) throw new ConfigError(`${at}: settle_price_duration and delisting_duration are at most 86400`);
+  return { expireTime, settleDuration, delistDuration, settleFeeRate: rate(spec.settle_fee_rate, '0', `${at} settle_fee_rate`) };
 }
 
 /** The book-side market of a contract: ticks as price, whole contracts as lots. */

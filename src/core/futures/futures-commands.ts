@@ -11,6 +11,7 @@
  *   FuturesFunding       -      index   -     -             -            -                    rate        -
  *   FuturesLiquidate     owner  index   slot  -             -            -                    -           -
  *   FuturesDeleverage    -      index   -     -             -            -                    -           -
+ *   DeliverySettle       -      index   -     -             -            -                    -           -
  *
  * Units on a wide settle currency travel in `text` (integer units). Rates are 10^-8 (signed). Leverage 0 is
  * cross margin; leverage and risk limit apply to both legs in dual mode. This module applies the settings
@@ -29,6 +30,7 @@ import { entryTicks, maxLeverageOf, openingMargin, positionValue, unrealisedPnl 
 import { contractOfCommand, ok } from './command-parts.js';
 import { funding, setPrices } from './futures-funding.js';
 import { deleverage, liquidate } from './futures-liquidation.js';
+import { settleDelivery } from './delivery-settlement.js';
 
 
 /** Units of a money field: `amount`, or `text` on a wide settle currency; -1n when malformed. */
@@ -41,7 +43,7 @@ function unitsOf(c: Command): bigint {
 /** Rows of (uid, contract) the command applies to: the single row, or both legs in dual mode. @allocates */
 function rowsFor(ctx: ExchangeContext, ci: number, uid: number, time: number): number[] {
   const S = ctx.futures;
-  if (!S.isDual(uid, S.settleCur[ci]!)) return [positionRow(ctx, ci, uid, PositionSlot.Single, time)];
+  if (!S.isDual(uid, S.acct[ci]!)) return [positionRow(ctx, ci, uid, PositionSlot.Single, time)];
   return [positionRow(ctx, ci, uid, PositionSlot.DualLong, time), positionRow(ctx, ci, uid, PositionSlot.DualShort, time)];
 }
 
@@ -67,7 +69,7 @@ function topUpTo(ctx: ExchangeContext, ci: number, row: number, leverage: number
 function ownedContract(ctx: ExchangeContext, c: Command): number {
   const ci = contractOfCommand(ctx, c);
   if (ci < 0) return ResultCode.ContractNotFound;
-  if (!ctx.ledger.futures.hasAccount(c.uid, ctx.futures.settleCur[ci]!) || c.uid === INSURANCE_UID) return ResultCode.UserNotFound;
+  if (!ctx.ledger.futures.hasAccount(c.uid, ctx.futures.acct[ci]!) || c.uid === INSURANCE_UID) return ResultCode.UserNotFound;
   return ci;
 }
 
@@ -115,7 +117,7 @@ function updateMargin(ctx: ExchangeContext, c: Command): ResultCode {
   if (ci < 0) return ci as ResultCode;
   const S = ctx.futures;
   const k = S.contracts[ci]!;
-  const cur = S.settleCur[ci]!;
+  const cur = S.acct[ci]!;
   const L = ctx.ledger.futures;
   const units = unitsOf(c);
   if (units <= 0n || (c.side !== 1 && c.side !== 2)) return ResultCode.InvalidParam;
@@ -175,7 +177,7 @@ function setDualMode(ctx: ExchangeContext, c: Command): ResultCode {
   if (!ctx.ledger.futures.hasAccount(c.uid, cur) || c.uid === INSURANCE_UID) return ResultCode.UserNotFound;
   const P = S.positions;
   for (const r of P.rowsOf(c.uid)) {
-    if (S.settleCur[S.contractOf(P.market[r]!)] !== cur) continue;
+    if (S.acct[S.contractOf(P.market[r]!)] !== cur) continue;
     if (P.size[r] !== 0) return ResultCode.PositionHolding;
     if (P.pending[r] !== 0) return ResultCode.OrderPending;
   }
@@ -187,7 +189,7 @@ export const FUTURES_COMMANDS: CommandProduct = {
   name: 'futures',
   commands: [CommandType.FuturesSetLeverage, CommandType.FuturesUpdateMargin, CommandType.FuturesSetRiskLimit,
     CommandType.FuturesSetDualMode, CommandType.FuturesSetPrices, CommandType.FuturesFunding, CommandType.FuturesLiquidate,
-    CommandType.FuturesDeleverage],
+    CommandType.FuturesDeleverage, CommandType.DeliverySettle],
   apply(ctx, c) {
     if (ctx.futures.contracts.length === 0) return ResultCode.InvalidParam;
     // A rejected command leaves no trace: position rows it created before its checks are dropped.
@@ -209,6 +211,7 @@ function applyCommand(ctx: ExchangeContext, c: Command): ResultCode {
     case CommandType.FuturesFunding: return funding(ctx, c);
     case CommandType.FuturesLiquidate: return liquidate(ctx, c);
     case CommandType.FuturesDeleverage: return deleverage(ctx, c);
+    case CommandType.DeliverySettle: return settleDelivery(ctx, c);
     default: return ResultCode.InvalidParam;
   }
 }

@@ -11,9 +11,10 @@
 import { type Command } from '../command.js';
 import type { ExchangeContext } from '../exchange/context.js';
 import { BookType } from '../ledger/account-book.js';
-import { INSURANCE_UID, NO_HOLD } from '../ledger/futures-funds.js';
+import { curOf, INSURANCE_UID, NO_HOLD } from '../ledger/futures-funds.js';
 import { ResultCode } from '../result-code.js';
-import { type Contract, valueAt } from './contract.js';
+import { type Contract, isDelivery, valueAt } from './contract.js';
+import { deliveryPriceSample } from './delivery-settlement.js';
 import { abs, divRound, maxBig, minBig, RATE_ONE, Round } from './futures-math.js';
 import { FuturesState } from './futures-state.js';
 import { positionHoldKey } from './position-store.js';
@@ -26,6 +27,14 @@ export function setPrices(ctx: ExchangeContext, c: Command): ResultCode {
   const k = S.contracts[ci]!;
   const ticks = (v: number): boolean => Number.isSafeInteger(v) && v >= 0;
   if (!ticks(c.price) || !ticks(c.amount) || !Number.isSafeInteger(c.iceberg) || c.price % k.markTick !== 0) return ResultCode.InvalidParam;
+  if (isDelivery(k)) {
+    // No funding: the prices only, and the index as a settlement-price sample.
+    const code = deliveryPriceSample(ctx, ci, c);
+    if (code !== ResultCode.Ok) return code;
+    if (c.price > 0) S.mark[ci] = c.price;
+    if (c.amount > 0) S.index[ci] = c.amount;
+    return ResultCode.Ok;
+  }
   if (c.price > 0) S.mark[ci] = c.price;
   if (c.amount > 0) S.index[ci] = c.amount;
   const cap = k.fundingCap;
@@ -44,7 +53,7 @@ export function funding(ctx: ExchangeContext, c: Command): ResultCode {
   if (ci < 0) return ResultCode.ContractNotFound;
   const S = ctx.futures;
   const k = S.contracts[ci]!;
-  const cur = S.settleCur[ci]!;
+  const cur = S.acct[ci]!;
   const mark = S.mark[ci]!;
   if (!Number.isSafeInteger(c.iceberg) || S.nextFunding[ci] === 0 || c.time < S.nextFunding[ci]! * 1e6 || mark <= 0) return ResultCode.NothingDue;
   const rate = maxBig(-k.fundingCap, minBig(k.fundingCap, BigInt(c.iceberg)));
@@ -86,7 +95,7 @@ export function funding(ctx: ExchangeContext, c: Command): ResultCode {
     }
   }
   FuturesState.push(S.funding, { t, market: c.market, rate: rate.toString() });
-  FuturesState.push(S.insurance, { t, cur, balance: L.insuranceFund(cur).toString() });
+  FuturesState.push(S.insurance, { t, cur: curOf(cur), balance: L.insuranceFund(cur).toString() });
   S.nextFunding[ci] = S.nextFunding[ci]! + k.fundingInterval * Math.max(1, Math.floor((t - S.nextFunding[ci]!) / k.fundingInterval) + 1);
   return ResultCode.Ok;
 }

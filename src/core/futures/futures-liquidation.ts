@@ -13,9 +13,8 @@
  */
 import { type Command } from '../command.js';
 import type { ExchangeContext } from '../exchange/context.js';
-import { AccountKind } from '../ledger/account-kinds.js';
 import { BookType } from '../ledger/account-book.js';
-import { INSURANCE_UID, NO_HOLD } from '../ledger/futures-funds.js';
+import { curOf, INSURANCE_UID, kindOfAcct, NO_HOLD } from '../ledger/futures-funds.js';
 import { FinishAs, OrderType, Side, TimeInForce } from '../matching/order-types.js';
 import { packAccount } from '../exchange/order-store.js';
 import { ResultCode } from '../result-code.js';
@@ -37,7 +36,7 @@ export function isLiquidatable(ctx: ExchangeContext, ci: number, row: number): b
   const mark = S.mark[ci]!;
   if (P.size[row] === 0 || mark <= 0 || P.uid[row] === INSURANCE_UID) return false;
   if (P.leverage[row] === 0) {
-    const f = crossFigures(ctx, P.uid[row]!, S.settleCur[ci]!);
+    const f = crossFigures(ctx, P.uid[row]!, S.acct[ci]!);
     return f.positions > 0 && f.marginBalance <= f.maintenance;
   }
   const margin = maxBig(0n, ctx.ledger.futures.held(positionHoldKey(row)));
@@ -53,13 +52,13 @@ export function liquidate(ctx: ExchangeContext, c: Command): ResultCode {
   const S = ctx.futures;
   const P = S.positions;
   const k = S.contracts[ci]!;
-  const cur = S.settleCur[ci]!;
+  const cur = S.acct[ci]!;
   const row = P.find(c.uid, c.market, c.sub);
   if (row < 0 || !isLiquidatable(ctx, ci, row)) return ResultCode.NotLiquidatable;
   const cross = P.leverage[row] === 0;
   // Its orders must be gone first: an isolated position's in this contract, a cross account's in every contract.
   for (const r of P.rowsOf(c.uid)) {
-    if (S.settleCur[S.contractOf(P.market[r]!)] !== cur) continue;
+    if (S.acct[S.contractOf(P.market[r]!)] !== cur) continue;
     if ((r === row || (cross && P.leverage[r] === 0) || P.market[r] === c.market) && P.pending[r] !== 0) return ResultCode.OrderPending;
   }
   const L = ctx.ledger.futures;
@@ -80,7 +79,7 @@ export function liquidate(ctx: ExchangeContext, c: Command): ResultCode {
   const p = Number(price);
   const flags = FuturesFlag.Liquidation | FuturesFlag.ReduceOnly | FuturesFlag.Close;
   const r = O.open(orderId, c.uid, c.market, side, OrderType.Limit, TimeInForce.Ioc, p, size, 0, 0, 0, 'liquidation', c.time,
-    L.toAmount(cur, 0n), packAccount(AccountKind.Futures, flags));
+    L.toAmount(cur, 0n), packAccount(kindOfAcct(cur), flags));
   const sys = positionRow(ctx, ci, INSURANCE_UID, PositionSlot.Single, c.time);
   const marginBefore = maxBig(0n, L.held(key));
   // What the bankruptcy price (on the tick grid) leaves of the margin: the takeover's realised PnL is
@@ -97,7 +96,7 @@ export function liquidate(ctx: ExchangeContext, c: Command): ResultCode {
     liqPrice: formatSigned(liqPrice, k.priceScale), markPrice: formatSigned(BigInt(mark), k.priceScale), orderId,
     orderPrice: formatSigned(price, k.priceScale),
   });
-  FuturesState.push(S.insurance, { t: Math.floor(c.time / 1e6), cur, balance: L.insuranceFund(cur).toString() });
+  FuturesState.push(S.insurance, { t: Math.floor(c.time / 1e6), cur: curOf(cur), balance: L.insuranceFund(cur).toString() });
   return ResultCode.Ok;
 }
 
@@ -109,7 +108,7 @@ function forfeit(ctx: ExchangeContext, ci: number, row: number, left: bigint, or
   const S = ctx.futures;
   const P = S.positions;
   const k = S.contracts[ci]!;
-  const cur = S.settleCur[ci]!;
+  const cur = S.acct[ci]!;
   const uid = P.uid[row]!;
   ok(ctx.ledger.futures.insuranceTransfer(time, uid, cur, NO_HOLD, -left, BookType.FuturesPnl, `${k.name}:${orderId}`, orderId));
   P.historyPnl[row] = P.historyPnl[row]! - left;
@@ -147,7 +146,7 @@ export function deleverage(ctx: ExchangeContext, c: Command): ResultCode {
   const S = ctx.futures;
   const P = S.positions;
   const k = S.contracts[ci]!;
-  const cur = S.settleCur[ci]!;
+  const cur = S.acct[ci]!;
   const sys = P.find(INSURANCE_UID, c.market, PositionSlot.Single);
   if (sys < 0 || P.size[sys] === 0) return ResultCode.NothingDue;
   const victims = adlQueue(ctx, ci, P.size[sys]! > 0);
@@ -166,7 +165,7 @@ export function deleverage(ctx: ExchangeContext, c: Command): ResultCode {
     // The victim's entry before the trade (its row in auto_deleverages, and its close row when it empties).
     const entry = entryTicks(k, nv, P.basis[v]!, 8);
     const r = ctx.orders.open(orderId, uid, c.market, side, OrderType.Limit, TimeInForce.Ioc, price, take, 0, 0, 0, 'adl', c.time,
-      L.toAmount(cur, 0n), packAccount(AccountKind.Futures, FuturesFlag.ReduceOnly));
+      L.toAmount(cur, 0n), packAccount(kindOfAcct(cur), FuturesFlag.ReduceOnly));
     exchangeBasis(ctx, ci, sys, v, take, orderId, c.time);
     if (P.size[v] === 0) recordClose(ctx, ci, v, nv, entry, price, 'adl', c.time);
     ctx.orders.fill(r, take, price, L.toAmount(cur, 0n), c.time, false);
@@ -188,7 +187,7 @@ function exchangeBasis(ctx: ExchangeContext, ci: number, sys: number, v: number,
   const S = ctx.futures;
   const P = S.positions;
   const k = S.contracts[ci]!;
-  const cur = S.settleCur[ci]!;
+  const cur = S.acct[ci]!;
   const L = ctx.ledger.futures;
   const n0 = P.size[sys]!;
   const share = take === Math.abs(n0) ? P.basis[sys]! : (P.basis[sys]! * BigInt(take)) / BigInt(Math.abs(n0));
@@ -223,7 +222,7 @@ function exchangeBasis(ctx: ExchangeContext, ci: number, sys: number, v: number,
     if (loss > 0n) {
       const fund = minBig(L.insuranceFund(cur), loss);
       if (fund > 0n) ok(L.insuranceClearing(time, cur, -fund, text, ref));
-      S.unbacked[cur] = S.unbacked[cur]! + (loss - fund);
+      S.unbacked[curOf(cur)] = S.unbacked[curOf(cur)]! + (loss - fund);
       realised += loss; // the victim realises only what it paid
     }
     ok(L.move(key, NO_HOLD, P.size[v] === 0 ? maxBig(0n, L.held(key)) : minBig(maxBig(0n, L.held(key)), maxBig(0n, slice + pnl))));

@@ -26,8 +26,8 @@ import { type Command, CommandType } from '../command.js';
 import type { BookProduct, ExchangeContext } from '../exchange/context.js';
 import { orderFlagsOf, packAccount } from '../exchange/order-store.js';
 import { invariant } from '../invariant.js';
-import { AccountKind } from '../ledger/account-kinds.js';
-import { HoldType, INSURANCE_UID } from '../ledger/futures-funds.js';
+import { deliveryOrderCheck } from './delivery-settlement.js';
+import { curOf, HoldType, INSURANCE_UID, kindOfAcct } from '../ledger/futures-funds.js';
 import { type BookEvents, EventKind } from '../matching/book-events.js';
 import { FinishAs, OrderType, Side, TimeInForce } from '../matching/order-types.js';
 import { ResultCode } from '../result-code.js';
@@ -61,7 +61,7 @@ function rowOfOrder(ctx: ExchangeContext, ci: number, r: number): number {
   const O = ctx.orders;
   const uid = O.uid[r]!;
   const flags = orderFlagsOf(O.account[r]!);
-  const dual = ctx.futures.isDual(uid, ctx.futures.settleCur[ci]!);
+  const dual = ctx.futures.isDual(uid, ctx.futures.acct[ci]!);
   return positionRow(ctx, ci, uid, orderSlot(dual, O.side[r]!, (flags & FuturesFlag.ReduceOnly) !== 0), 0);
 }
 
@@ -204,14 +204,14 @@ export class FuturesOrders implements BookProduct {
     const S = ctx.futures;
     const c = S.contracts[ci]!;
     const row = rowOfOrder(ctx, ci, r);
-    const dual = S.isDual(O.uid[r]!, S.settleCur[ci]!);
+    const dual = S.isDual(O.uid[r]!, S.acct[ci]!);
     const sibling = dual ? positionRow(ctx, ci, O.uid[r]!, S.positions.slot[row] === PositionSlot.DualLong
       ? PositionSlot.DualShort : PositionSlot.DualLong, time) : -1;
     const flags = orderFlagsOf(O.account[r]!);
     const reason = (flags & FuturesFlag.Liquidation) !== 0 ? 'liquidated' : 'close';
     const out = tradePosition(ctx, ci, row, buy, lots, price, taker ? c.takerRate : c.makerRate, orderId, orderId, time,
       reason, sibling);
-    const fee = ctx.ledger.futures.toAmount(S.settleCur[ci]!, out.fee);
+    const fee = ctx.ledger.futures.toAmount(S.acct[ci]!, out.fee);
     O.fill(r, lots, price, fee, time, false);
     addOpen(ctx, row, O.side[r]!, -lots, 0);
     return fee;
@@ -220,10 +220,10 @@ export class FuturesOrders implements BookProduct {
   #prePlace(ctx: ExchangeContext, c: Command, ci: number): ResultCode {
     const S = ctx.futures;
     const k = S.contracts[ci]!;
-    const cur = S.settleCur[ci]!;
+    const cur = S.acct[ci]!;
     const L = ctx.ledger.futures;
     let flags = c.toKind;
-    if ((flags | 0) !== flags || flags < 0 || flags > ALL_FLAGS || c.kind !== AccountKind.Futures || c.sub !== cur) return ResultCode.InvalidParam;
+    if ((flags | 0) !== flags || flags < 0 || flags > ALL_FLAGS || c.kind !== kindOfAcct(cur) || c.sub !== curOf(cur)) return ResultCode.InvalidParam;
     const system = c.uid === INSURANCE_UID;
     if (system !== ((flags & FuturesFlag.Liquidation) !== 0)) return ResultCode.InvalidParam;
     if (!L.hasAccount(c.uid, cur)) return ResultCode.UserNotFound;
@@ -254,6 +254,8 @@ export class FuturesOrders implements BookProduct {
     if (c.amount < k.sizeMin && !system) return ResultCode.SizeTooSmall;
     if (c.amount > k.sizeMax && !system) return ResultCode.SizeTooLarge;
     const reduceOnly = (flags & FuturesFlag.ReduceOnly) !== 0;
+    const phase = deliveryOrderCheck(ctx, ci, c.time, reduceOnly || system);
+    if (phase !== ResultCode.Ok) return phase;
     const row = positionRow(ctx, ci, c.uid, system ? PositionSlot.Single : orderSlot(dual, c.side, reduceOnly), c.time);
     const P = S.positions;
     const n = P.size[row]!;
@@ -300,7 +302,7 @@ export class FuturesOrders implements BookProduct {
     c.toKind = flags;
     // The order store keeps what the user sent (a market order at price 0); the book gets the bound.
     ctx.orders.open(candidate, c.uid, c.market, c.side, market ? OrderType.Market : OrderType.Limit, c.tif, market ? 0 : price,
-      c.amount, c.iceberg, c.stpId, c.stpAct, c.text, c.time, L.toAmount(cur, 0n), packAccount(AccountKind.Futures, flags));
+      c.amount, c.iceberg, c.stpId, c.stpAct, c.text, c.time, L.toAmount(cur, 0n), packAccount(kindOfAcct(cur), flags));
     c.orderType = OrderType.Limit;
     c.price = price;
     addOpen(ctx, row, c.side, c.amount, 1);
@@ -358,7 +360,7 @@ export class FuturesOrders implements BookProduct {
     const P = S.positions;
     const n = P.size[row]!;
     if (n === 0 || c.tif !== TimeInForce.Ioc) return ResultCode.NothingDue;
-    const fund = ctx.ledger.futures.insuranceFund(S.settleCur[ci]!);
+    const fund = ctx.ledger.futures.insuranceFund(S.acct[ci]!);
     c.side = n > 0 ? Side.Sell : Side.Buy;
     c.amount = Math.abs(n);
     // The worst price the fund can absorb: equity(P) = fund + basis + cash(closing at P) ≥ 0.
@@ -391,7 +393,7 @@ export class FuturesOrders implements BookProduct {
     if (reduceOnly && left > Math.abs(P.size[row]!)) return ResultCode.ReduceExceeded;
     // Re-hold for the new remainder, as if the order were placed now (its own contracts not counted as pending).
     addOpen(ctx, row, O.side[r]!, -O.left[r]!, 0);
-    const opening = openingLots(ctx, row, O.side[r]!, left, reduceOnly, S.isDual(c.uid, S.settleCur[ci]!));
+    const opening = openingLots(ctx, row, O.side[r]!, left, reduceOnly, S.isDual(c.uid, S.acct[ci]!));
     addOpen(ctx, row, O.side[r]!, O.left[r]!, 0);
     const need = orderMargin(ctx, ci, row, opening, price);
     const L = ctx.ledger.futures;

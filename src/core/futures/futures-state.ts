@@ -16,6 +16,7 @@
 import { invariant } from '../invariant.js';
 import type { StateHasher } from '../state-hash.js';
 import type { Contract } from './contract.js';
+import { DELIVERY_ACCT } from '../ledger/futures-funds.js';
 import { PositionStore } from './position-store.js';
 
 /** Rows each history keeps (oldest dropped). */
@@ -50,7 +51,19 @@ export interface AdlRow {
   readonly tradeSize: number; readonly positionSize: number;
 }
 
-/** Per settle currency and user: position mode and Gate's `history` totals. */
+/**
+ * A delivery contract's settlement of one position (Gate's DeliverySettlement): time (the expire time) in seconds, size before it,
+ * margin, entry and settlement prices as decimal strings, profit and fee in settle units.
+ */
+export interface SettlementRow {
+  readonly t: number; readonly uid: number; readonly market: number; readonly leverage: number; readonly size: number;
+  readonly margin: string; readonly entryPrice: string; readonly settlePrice: string; readonly profit: string; readonly fee: string;
+}
+
+/** A delivery contract's state: 0 trading, 1 settled. */
+export const DeliveryStatus = { Trading: 0, Settled: 1 } as const;
+
+/** Per margin account (settle currency; + DELIVERY_ACCT for delivery) and user: position mode and Gate's `history` totals. */
 export interface FuturesAccountRow {
   dual: boolean;
   dnw: bigint; pnl: bigint; fee: bigint; fund: bigint;
@@ -67,9 +80,13 @@ export interface FuturesStateData {
   readonly closes: readonly CloseRow[];
   readonly liquidations: readonly LiquidationRow[];
   readonly adl: readonly AdlRow[];
+  /** Per contract [status, settle price ticks, index sum of the settlement window, samples]; absent in older snapshots. */
+  readonly delivery?: readonly (readonly [number, number, string, number])[];
+  readonly settlements?: readonly SettlementRow[];
 }
 
-const TWO_16 = 65536;
+/** Account keys: uid × 2^17 + margin account code (< 2^17). */
+const ACCT_SPAN = 131072;
 
 export class FuturesState {
   readonly contracts: readonly Contract[];
@@ -78,6 +95,16 @@ export class FuturesState {
   readonly #contractOf: Int32Array;
   /** Ledger currency index of each contract's settle currency. */
   readonly settleCur: readonly number[];
+  /**
+   * The margin account code of each contract (futures-funds.ts): its settle currency for a perpetual, + DELIVERY_ACCT
+   * for a delivery contract. Positions, account rows and margin of a contract live in this account.
+   */
+  readonly acct: readonly number[];
+  /** Delivery contracts: DeliveryStatus, the settlement price (ticks, 0 before), the index sum and sample count of the window. */
+  readonly deliveryStatus: Uint8Array;
+  readonly settlePrice: Float64Array;
+  readonly settleSum: bigint[];
+  readonly settleSamples: Int32Array;
   /** Mark and index prices in ticks (0: none yet), per contract. */
   readonly mark: Float64Array;
   readonly index: Float64Array;
@@ -95,6 +122,7 @@ export class FuturesState {
   closes: CloseRow[] = [];
   liquidations: LiquidationRow[] = [];
   adl: AdlRow[] = [];
+  settlements: SettlementRow[] = [];
 
   /** @allocates */
   constructor(contracts: readonly Contract[], marketOf: readonly number[], settleCur: readonly number[], markets: number,
@@ -102,6 +130,7 @@ export class FuturesState {
     this.contracts = contracts;
     this.marketOf = marketOf;
     this.settleCur = settleCur;
+    this.acct = contracts.map((c, i) => settleCur[i]! + (c.expireTime > 0 ? DELIVERY_ACCT : 0));
     this.#contractOf = new Int32Array(markets).fill(-1);
     marketOf.forEach((m, i) => { this.#contractOf[m] = i; });
     const n = contracts.length;
@@ -111,6 +140,10 @@ export class FuturesState {
     this.fundingRate = Array.from({ length: n }, () => 0n);
     this.indicativeRate = Array.from({ length: n }, () => 0n);
     this.unbacked = Array.from({ length: currencies }, () => 0n);
+    this.deliveryStatus = new Uint8Array(n);
+    this.settlePrice = new Float64Array(n);
+    this.settleSum = Array.from({ length: n }, () => 0n);
+    this.settleSamples = new Int32Array(n);
   }
 
   /** The contract index of market `m`, or -1 (a spot market or out of range). */
@@ -123,9 +156,9 @@ export class FuturesState {
     return this.contracts.findIndex((c) => c.settle === settle && c.name === name);
   }
 
-  /** (uid, settle currency)'s account row, created on first use. @allocates on creation */
+  /** (uid, margin account `cur`: settleCur or acct)'s account row, created on first use. @allocates on creation */
   account(uid: number, cur: number): FuturesAccountRow {
-    const key = uid * TWO_16 + cur;
+    const key = uid * ACCT_SPAN + cur;
     let a = this.#accounts.get(key);
     if (a === undefined) {
       a = { dual: false, dnw: 0n, pnl: 0n, fee: 0n, fund: 0n };
@@ -136,12 +169,12 @@ export class FuturesState {
 
   /** (uid, cur)'s account row, or undefined when never touched. */
   findAccount(uid: number, cur: number): FuturesAccountRow | undefined {
-    return this.#accounts.get(uid * TWO_16 + cur);
+    return this.#accounts.get(uid * ACCT_SPAN + cur);
   }
 
   /** True when `uid` trades settle currency `cur` in dual (hedge) mode. */
   isDual(uid: number, cur: number): boolean {
-    return this.#accounts.get(uid * TWO_16 + cur)?.dual === true;
+    return this.#accounts.get(uid * ACCT_SPAN + cur)?.dual === true;
   }
 
   /** Appends to a bounded history. */
@@ -172,6 +205,11 @@ export class FuturesState {
     }
     for (const u of this.unbacked) h.addString(u.toString());
     h.add(this.funding.length).add(this.insurance.length).add(this.closes.length).add(this.liquidations.length).add(this.adl.length);
+    for (let i = 0; i < this.contracts.length; i++) {
+      if (this.contracts[i]!.expireTime === 0) continue;
+      h.add(this.deliveryStatus[i]!).add(this.settlePrice[i]!).add(this.settleSamples[i]!).addString(this.settleSum[i]!.toString());
+    }
+    h.add(this.settlements.length);
   }
 
   /** Copies the state into plain rows (snapshots). @allocates */
@@ -187,12 +225,15 @@ export class FuturesState {
     return {
       prices: this.contracts.map((_, i) => [this.mark[i]!, this.index[i]!, this.fundingRate[i]!.toString(),
         this.indicativeRate[i]!.toString(), this.nextFunding[i]!] as const),
-      accounts: [...this.#accounts.entries()].map(([k, a]) => [Math.floor(k / TWO_16), k % TWO_16, a.dual, a.dnw.toString(),
+      accounts: [...this.#accounts.entries()].map(([k, a]) => [Math.floor(k / ACCT_SPAN), k % ACCT_SPAN, a.dual, a.dnw.toString(),
         a.pnl.toString(), a.fee.toString(), a.fund.toString()] as const),
       positions,
       unbacked: this.unbacked.map(String),
       funding: [...this.funding], insurance: [...this.insurance], closes: [...this.closes],
       liquidations: [...this.liquidations], adl: [...this.adl],
+      delivery: this.contracts.map((_, i) => [this.deliveryStatus[i]!, this.settlePrice[i]!, this.settleSum[i]!.toString(),
+        this.settleSamples[i]!] as const),
+      settlements: [...this.settlements],
     };
   }
 
@@ -229,5 +270,12 @@ export class FuturesState {
     this.closes = [...d.closes];
     this.liquidations = [...d.liquidations];
     this.adl = [...d.adl];
+    d.delivery?.forEach(([status, price, sum, samples], i) => {
+      this.deliveryStatus[i] = status;
+      this.settlePrice[i] = price;
+      this.settleSum[i] = BigInt(sum);
+      this.settleSamples[i] = samples;
+    });
+    this.settlements = [...(d.settlements ?? [])];
   }
 }

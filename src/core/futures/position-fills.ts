@@ -24,7 +24,7 @@
  *
  * The liquidator (INSURANCE_UID) pays no fee and holds no margin: its futures account is the insurance fund.
  */
-import { HoldType, INSURANCE_UID, NO_HOLD } from '../ledger/futures-funds.js';
+import { curOf, HoldType, INSURANCE_UID, NO_HOLD } from '../ledger/futures-funds.js';
 import { invariant } from '../invariant.js';
 import { ResultCode } from '../result-code.js';
 import type { ExchangeContext } from '../exchange/context.js';
@@ -79,7 +79,7 @@ export function coverDeficit(ctx: ExchangeContext, cur: number, amount: bigint, 
   const F = ctx.ledger.futures;
   const paid = minBig(F.insuranceFund(cur), amount);
   if (paid > 0n) ok(F.insuranceClearing(time, cur, -paid, text, ref));
-  ctx.futures.unbacked[cur] = ctx.futures.unbacked[cur]! + (amount - paid);
+  ctx.futures.unbacked[curOf(cur)] = ctx.futures.unbacked[curOf(cur)]! + (amount - paid);
 }
 
 function ok(code: number): void {
@@ -97,7 +97,7 @@ export function tradePosition(ctx: ExchangeContext, ci: number, row: number, buy
   const S = ctx.futures;
   const P = S.positions;
   const c = S.contracts[ci]!;
-  const cur = S.settleCur[ci]!;
+  const cur = S.acct[ci]!;
   const L = ctx.ledger.futures;
   const uid = P.uid[row]!;
   const posKey = positionHoldKey(row);

@@ -43,6 +43,21 @@ export const HoldType = { FuturesOrder: 8, FuturesPosition: 9 } as const;
  */
 export const INSURANCE_UID = 2147483647;
 
+/**
+ * Margin accounts. The futures core names the account a contract margins in by `acct`: the settle currency index
+ * for perpetual contracts (the Futures account), that index + DELIVERY_ACCT for delivery contracts (the Delivery
+ * account, AccountKind.Delivery with sub = the currency). Every function below that takes `cur` for a user's
+ * account accepts an `acct`; the currency itself is `curOf(acct)` (clearing and the insurance fund are per
+ * currency, shared by both kinds).
+ */
+export const DELIVERY_ACCT = 0x10000;
+/** The currency index of margin account code `acct`. */
+export const curOf = (acct: number): number => acct & 0xffff;
+/** True when `acct` names a Delivery account. */
+export const isDeliveryAcct = (acct: number): boolean => acct >= DELIVERY_ACCT;
+/** The account kind and sub of margin account code `acct` (orders carry them). */
+export const kindOfAcct = (acct: number): number => (acct >= DELIVERY_ACCT ? AccountKind.Delivery : AccountKind.Futures);
+
 /** `key` value naming an account's available balance rather than one of its holds. */
 export const NO_HOLD = 0;
 
@@ -56,7 +71,10 @@ const big = (v: Amount): bigint => (typeof v === 'bigint' ? v : BigInt(v));
  * The record that carries (uid, cur)'s futures margin, or -1 when there is none (never funded): the Futures
  * account, or the Spot account of a unified account that margins its USDT futures there (LedgerParts.futuresOnSpot).
  */
-export function futuresRecord(p: LedgerParts, uid: number, cur: number): number {
+export function futuresRecord(p: LedgerParts, uid: number, acct: number): number {
+  const cur = curOf(acct);
+  // The liquidator's account is the insurance fund of both kinds.
+  if (isDeliveryAcct(acct) && uid !== INSURANCE_UID) return p.store.findRecord(uid, AccountKind.Delivery, cur, cur);
   if (p.futuresOnSpot(uid, cur)) return p.store.findRecord(uid, AccountKind.Spot, 0, cur);
   return p.store.findRecord(uid, AccountKind.Futures, cur, cur);
 }
@@ -67,8 +85,8 @@ function ensureRecord(p: LedgerParts, uid: number, kind: number, sub: number, cu
 }
 
 /** What the futures account of (uid, cur) has available, in BigInt units (0n without an account). */
-export function futuresAvailable(p: LedgerParts, uid: number, cur: number): bigint {
-  const rec = futuresRecord(p, uid, cur);
+export function futuresAvailable(p: LedgerParts, uid: number, acct: number): bigint {
+  const rec = futuresRecord(p, uid, acct);
   return rec < 0 ? 0n : big(p.store.available(rec));
 }
 
@@ -82,12 +100,13 @@ export function marginHeld(p: LedgerParts, key: number): bigint {
  * Opens margin hold `key` of type `type` on (uid, cur)'s futures account for contract `market`, taking `units`
  * (≥ 0) from available. Codes: InvalidParam, UserNotFound (no futures account), HoldExists, BalanceNotEnough.
  */
-export function openMarginHold(p: LedgerParts, time: number, key: number, uid: number, cur: number, market: number,
+export function openMarginHold(p: LedgerParts, time: number, key: number, uid: number, acct: number, market: number,
   type: number, units: bigint): LedgerOutcome {
+  const cur = curOf(acct);
   if (!isValidTime(time) || !Number.isSafeInteger(key) || key === NO_HOLD || units < 0n || !isFuturesHold(type)) {
     return ResultCode.InvalidParam;
   }
-  const rec = futuresRecord(p, uid, cur);
+  const rec = futuresRecord(p, uid, acct);
   if (rec < 0) return LedgerCode.UserNotFound;
   if (p.holds.find(key) >= 0) return LedgerCode.HoldExists;
   const s = p.store;
@@ -146,9 +165,10 @@ export function closeMarginHold(p: LedgerParts, key: number): LedgerOutcome {
 }
 
 /** Where a signed change of a futures account lands: hold `key`'s slot, or the record's available (-1). */
-function target(p: LedgerParts, uid: number, cur: number, key: number): { rec: number; slot: number } | LedgerOutcome {
+function target(p: LedgerParts, uid: number, acct: number, key: number): { rec: number; slot: number } | LedgerOutcome {
+  const cur = curOf(acct);
   if (key === NO_HOLD) {
-    const rec = futuresRecord(p, uid, cur);
+    const rec = futuresRecord(p, uid, acct);
     return rec < 0 ? LedgerCode.UserNotFound : { rec, slot: -1 };
   }
   const slot = p.holds.find(key);
@@ -182,11 +202,12 @@ function applyTo(p: LedgerParts, rec: number, slot: number, delta: bigint): bool
  * a `pnl` account-book entry with `text` and `ref`. Codes: InvalidParam, UserNotFound, HoldNotFound,
  * HoldMismatch, BalanceNotEnough (a loss larger than the target holds).
  */
-export function realisePnl(p: LedgerParts, time: number, uid: number, cur: number, key: number, delta: bigint, text: string,
+export function realisePnl(p: LedgerParts, time: number, uid: number, acct: number, key: number, delta: bigint, text: string,
   ref: number): LedgerOutcome {
   if (!isValidTime(time)) return ResultCode.InvalidParam;
   if (delta === 0n) return ResultCode.Ok;
-  const t = target(p, uid, cur, key);
+  const cur = curOf(acct);
+  const t = target(p, uid, acct, key);
   if (typeof t === 'number') return t;
   if (!applyTo(p, t.rec, t.slot, delta)) return LedgerCode.BalanceNotEnough;
   p.currencies.clearing[cur] = p.currencies.clearing[cur]! - delta;
@@ -199,11 +220,12 @@ export function realisePnl(p: LedgerParts, time: number, uid: number, cur: numbe
  * platform fee account; `fee` entries on both. Codes as realisePnl; a rebate the fee account cannot pay is
  * BalanceNotEnough.
  */
-export function chargeFuturesFee(p: LedgerParts, time: number, uid: number, cur: number, key: number, fee: bigint, text: string,
+export function chargeFuturesFee(p: LedgerParts, time: number, uid: number, acct: number, key: number, fee: bigint, text: string,
   ref: number): LedgerOutcome {
   if (!isValidTime(time)) return ResultCode.InvalidParam;
   if (fee === 0n) return ResultCode.Ok;
-  const t = target(p, uid, cur, key);
+  const cur = curOf(acct);
+  const t = target(p, uid, acct, key);
   if (typeof t === 'number') return t;
   const feeRec = ensureRecord(p, PLATFORM_UID, FEE_KIND, FEE_SUB, cur);
   if (fee < 0n && big(p.store.available(feeRec)) < -fee) return LedgerCode.BalanceNotEnough;
@@ -219,11 +241,12 @@ export function chargeFuturesFee(p: LedgerParts, time: number, uid: number, cur:
  * user from the fund. `type` is the user's entry type (FuturesFund for funding, FuturesPnl for a liquidation's
  * remainder); the fund's entry is Insurance. Codes as realisePnl; BalanceNotEnough when either side is short.
  */
-export function insuranceTransfer(p: LedgerParts, time: number, uid: number, cur: number, key: number, delta: bigint,
+export function insuranceTransfer(p: LedgerParts, time: number, uid: number, acct: number, key: number, delta: bigint,
   type: BookType, text: string, ref: number): LedgerOutcome {
   if (!isValidTime(time)) return ResultCode.InvalidParam;
   if (delta === 0n) return ResultCode.Ok;
-  const t = target(p, uid, cur, key);
+  const cur = curOf(acct);
+  const t = target(p, uid, acct, key);
   if (typeof t === 'number') return t;
   const fund = ensureRecord(p, INSURANCE_UID, AccountKind.Futures, cur, cur);
   if (delta > 0n && big(p.store.available(fund)) < delta) return LedgerCode.BalanceNotEnough;
@@ -238,8 +261,9 @@ export function insuranceTransfer(p: LedgerParts, time: number, uid: number, cur
  * Moves signed `delta` from the clearing balance into the insurance fund (negative: the fund pays clearing), for
  * what a liquidation leaves over or short. BalanceNotEnough when the fund is short.
  */
-export function insuranceClearing(p: LedgerParts, time: number, cur: number, delta: bigint, text: string, ref: number): LedgerOutcome {
+export function insuranceClearing(p: LedgerParts, time: number, acct: number, delta: bigint, text: string, ref: number): LedgerOutcome {
   if (!isValidTime(time)) return ResultCode.InvalidParam;
+  const cur = curOf(acct);
   if (delta === 0n) return ResultCode.Ok;
   const fund = ensureRecord(p, INSURANCE_UID, AccountKind.Futures, cur, cur);
   if (!applyTo(p, fund, -1, delta)) return LedgerCode.BalanceNotEnough;
@@ -249,7 +273,8 @@ export function insuranceClearing(p: LedgerParts, time: number, cur: number, del
 }
 
 /** The insurance fund of `cur` (what the platform's futures account holds), in BigInt units. */
-export function insuranceFund(p: LedgerParts, cur: number): bigint {
+export function insuranceFund(p: LedgerParts, acct: number): bigint {
+  const cur = curOf(acct);
   const r = p.store.findRecord(INSURANCE_UID, AccountKind.Futures, cur, cur);
   return r < 0 ? 0n : big(p.store.available(r));
 }
@@ -288,9 +313,9 @@ export class FuturesFunds {
     this.#p.futuresOnSpot = onSpot;
   }
 
-  /** True when futures margin of (uid, cur) lives in the user's Spot account (see marginOnSpot). */
-  onSpot(uid: number, cur: number): boolean {
-    return this.#p.futuresOnSpot(uid, cur);
+  /** True when futures margin of (uid, acct) lives in the user's Spot account (see marginOnSpot; never a Delivery account). */
+  onSpot(uid: number, acct: number): boolean {
+    return !isDeliveryAcct(acct) && this.#p.futuresOnSpot(uid, acct);
   }
 
   /** True when (uid)'s futures account of currency index `cur` exists (it was ever funded). */
@@ -346,22 +371,22 @@ export class FuturesFunds {
   }
 
   ensureInsuranceFund(cur: number): void {
-    ensureInsuranceFund(this.#p, cur);
+    ensureInsuranceFund(this.#p, curOf(cur));
   }
 
   /** The clearing balance of currency index `cur` (signed). */
   clearing(cur: number): bigint {
-    return this.#p.currencies.clearing[cur]!;
+    return this.#p.currencies.clearing[curOf(cur)]!;
   }
 
-  /** Decimals of currency index `cur`. */
+  /** Decimals of currency index `cur` (or margin account code). */
   scaleOf(cur: number): number {
-    return this.#p.currencies.scales[cur]!;
+    return this.#p.currencies.scales[curOf(cur)]!;
   }
 
-  /** BigInt units → currency index `cur`'s representation (number when narrow). */
+  /** BigInt units → currency index `cur`'s representation (number when narrow; `cur` may be a margin account code). */
   toAmount(cur: number, v: bigint): Amount {
-    return asAmount(this.#p, cur, v);
+    return asAmount(this.#p, curOf(cur), v);
   }
 
   holdCounts(): { orders: number; positions: number } {

@@ -169,7 +169,7 @@ function usdtFuturesMove(ex: ExchangeContext, uid: number): ResultCode {
   const F = ex.futures;
   const usdt = ex.currencies.indexOf('USDT');
   for (let ci = 0; ci < F.contracts.length; ci++) {
-    if (F.settleCur[ci] !== usdt) continue;
+    if (F.acct[ci] !== usdt) continue;
     const market = F.marketOf[ci]!;
     for (let slot = 0; slot < 3; slot++) {
       const r = F.positions.find(uid, market, slot);

@@ -24,8 +24,7 @@ import type { Exchange } from '../../core/exchange/exchange.js';
 import { isLiquidatable } from '../../core/futures/futures-liquidation.js';
 import { FuturesFlag } from '../../core/futures/futures-orders.js';
 import { PositionSlot } from '../../core/futures/position-store.js';
-import { AccountKind } from '../../core/ledger/account-kinds.js';
-import { INSURANCE_UID } from '../../core/ledger/futures-funds.js';
+import { INSURANCE_UID, kindOfAcct } from '../../core/ledger/futures-funds.js';
 import { OrderType, Side, TimeInForce } from '../../core/matching/order-types.js';
 import { ResultCode } from '../../core/result-code.js';
 
@@ -62,12 +61,12 @@ function marketsToClear(ex: Exchange, ci: number, row: number): number[] {
   const S = ex.futures;
   const P = S.positions;
   const uid = P.uid[row]!;
-  const cur = S.settleCur[ci]!;
+  const cur = S.acct[ci]!;
   const cross = P.leverage[row] === 0;
   const out: number[] = [];
   for (const r of P.rowsOf(uid)) {
     const m = P.market[r]!;
-    if (P.pending[r] === 0 || S.settleCur[S.contractOf(m)] !== cur || out.includes(m)) continue;
+    if (P.pending[r] === 0 || S.acct[S.contractOf(m)] !== cur || out.includes(m)) continue;
     if (r === row || m === P.market[row] || (cross && P.leverage[r] === 0)) out.push(m);
   }
   return out;
@@ -118,7 +117,7 @@ function* closeTakenOver(ex: Exchange, ci: number, c: Command, stats: Liquidator
   const before = held();
   if (before === 0) return;
   c.clear();
-  c.type = CommandType.PlaceOrder; c.uid = INSURANCE_UID; c.market = market; c.kind = AccountKind.Futures;
+  c.type = CommandType.PlaceOrder; c.uid = INSURANCE_UID; c.market = market; c.kind = kindOfAcct(S.acct[ci]!);
   c.sub = S.settleCur[ci]!; c.side = before > 0 ? Side.Sell : Side.Buy; c.orderType = OrderType.Market;
   c.tif = TimeInForce.Ioc; c.toKind = FuturesFlag.Liquidation;
   // The core sets side, size and price bound from the position it holds.

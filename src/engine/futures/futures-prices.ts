@@ -20,7 +20,7 @@
  * up to DEPTH levels per book side per contract per step; a few BigInt operations.
  */
 import type { Exchange } from '../../core/exchange/exchange.js';
-import { type Contract, valueAt } from '../../core/futures/contract.js';
+import { type Contract, indexSourceOf, valueAt } from '../../core/futures/contract.js';
 import { maxBig, minBig, RATE_ONE } from '../../core/futures/futures-math.js';
 import { Side } from '../../core/matching/order-types.js';
 
@@ -64,7 +64,7 @@ export class LastPrices {
 
 /** The spot market whose trades make contract `k`'s index, or -1. */
 export function indexMarketOf(ex: Exchange, k: Contract): number {
-  const named = ex.marketIndex(k.spec.index_source ?? k.name);
+  const named = ex.marketIndex(indexSourceOf(k));
   if (named >= 0 || k.spec.index_source !== undefined) return named;
   return k.quote === 'USD' ? ex.marketIndex(`${k.base}_USDT`) : -1;
 }

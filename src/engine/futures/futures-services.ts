@@ -13,7 +13,9 @@
  *      one of them differs from the state;
  *   2. funding, for each contract whose next funding time the engine clock reached: a FuturesFunding at the
  *      rate of now (the mean premium since the last funding, or the override); the premium samples restart;
- *   3. liquidation, when the prices step changed a mark, or `liquidationIntervalMs` passed since the last scan
+ *   3. expiry, for each delivery contract whose expire time the engine clock reached: its owners' orders
+ *      cancelled, then DeliverySettle (delivery-expiry.ts); an expired contract's prices are no longer updated;
+ *   4. liquidation, when the prices step changed a mark, or `liquidationIntervalMs` passed since the last scan
  *      (funding, fills and margin changes move accounts too), or the previous scan ran out of budget.
  * A wall-clock timer (`checkMs`) gives the due checks a chance to run; under a simulated clock nothing is due
  * until the clock moves, and `ready()` (POST /sim/clock waits on it) runs what the move made due.
@@ -25,6 +27,7 @@ import { type Clock } from '../../core/clock.js';
 import { Command, CommandType } from '../../core/command.js';
 import type { Exchange } from '../../core/exchange/exchange.js';
 import { ResultCode } from '../../core/result-code.js';
+import { expiryDue, expiryStep, isExpired } from './delivery-expiry.js';
 import { emptyLiquidatorStats, type LiquidatorStats, liquidationPass, type PassResult } from './futures-liquidator.js';
 import {
   basisSample, BookProbe, type DepthReader, freshMemory, fundingRateOf, indexMarketOf, LastPrices, premiumOf, type PriceMemory,
@@ -68,6 +71,8 @@ export const FUTURES_SERVICE_DEFAULTS = {
 export interface FuturesServiceStats extends LiquidatorStats {
   priceUpdates: number;
   fundings: number;
+  /** Delivery contracts settled. */
+  settlements: number;
   passes: number;
 }
 
@@ -95,7 +100,9 @@ export class FuturesServices {
   readonly #fundingRetryUs: Float64Array;
   readonly #cmd = new Command();
   readonly #pass: PassResult = { more: false };
-  readonly stats: FuturesServiceStats = { ...emptyLiquidatorStats(), priceUpdates: 0, fundings: 0, passes: 0 };
+  readonly stats: FuturesServiceStats = { ...emptyLiquidatorStats(), priceUpdates: 0, fundings: 0, settlements: 0, passes: 0 };
+  /** Per contract: no settlement attempt before this engine time (µs) after one the engine refused. */
+  readonly #settleRetryUs: Float64Array;
   #lastPriceUs = Number.NEGATIVE_INFINITY;
   #lastScanUs = Number.NEGATIVE_INFINITY;
   #forcePrices = false;
@@ -123,6 +130,7 @@ export class FuturesServices {
     this.#markOverride = new Array<number | undefined>(n).fill(undefined);
     this.#rateOverride = new Array<bigint | undefined>(n).fill(undefined);
     this.#fundingRetryUs = new Float64Array(n);
+    this.#settleRetryUs = new Float64Array(n);
     registry.set(this.#ex, this);
     if (this.#opt.checkMs > 0 && n > 0) {
       this.#timer = setInterval(() => this.#poll(), this.#opt.checkMs);
@@ -216,7 +224,15 @@ export class FuturesServices {
   #due(): boolean {
     const now = this.#host.clock.nowUs();
     return this.#forcePrices || this.#forceScan || this.#pass.more || now >= this.#lastPriceUs + this.#opt.priceIntervalMs * 1000
-      || now >= this.#lastScanUs + this.#opt.liquidationIntervalMs * 1000 || this.#fundingDue(now) >= 0;
+      || now >= this.#lastScanUs + this.#opt.liquidationIntervalMs * 1000 || this.#fundingDue(now) >= 0 || this.#expiryDue(now) >= 0;
+  }
+
+  /** The first delivery contract ≥ `from` to settle now (expired, not settled, not waiting for a retry), or -1. */
+  #expiryDue(now: number, from = 0): number {
+    for (let ci = expiryDue(this.#ex, now, from); ci >= 0; ci = expiryDue(this.#ex, now, ci + 1)) {
+      if (now >= this.#settleRetryUs[ci]!) return ci;
+    }
+    return -1;
   }
 
   /** The first contract whose funding the engine clock reached, or -1. */
@@ -271,6 +287,12 @@ export class FuturesServices {
       moved = yield* this.#priceStep();
     }
     for (let ci = this.#fundingDue(now); ci >= 0; ci = this.#fundingDue(now, ci + 1)) yield* this.#fundingStep(ci);
+    for (let ci = this.#expiryDue(now); ci >= 0; ci = this.#expiryDue(now, ci + 1)) {
+      const before = this.stats.settlements;
+      yield* expiryStep(this.#ex, ci, this.stats);
+      // Refused (no price at all, an order slipped in): tried again a price interval later, not in a loop.
+      if (this.stats.settlements === before) this.#settleRetryUs[ci] = now + this.#opt.priceIntervalMs * 1000;
+    }
     if (moved || this.#forceScan || this.#pass.more || now >= this.#lastScanUs + this.#opt.liquidationIntervalMs * 1000) {
       this.#forceScan = false;
       this.#lastScanUs = now;
@@ -283,8 +305,10 @@ export class FuturesServices {
     const S = this.#ex.futures;
     this.#last.refresh();
     let moved = false;
+    const now = this.#host.clock.nowUs();
     for (let ci = 0; ci < S.contracts.length; ci++) {
       const k = S.contracts[ci]!;
+      if (isExpired(this.#ex, ci, now)) continue;
       // A mark override on a contract without any index source stands for the index too.
       const index = this.#indexOf(ci) ?? this.#markOverride[ci];
       if (index === undefined || index <= 0) continue;

@@ -17,9 +17,9 @@
  */
 import { type Command, CommandType } from '../../core/command.js';
 import type { Exchange } from '../../core/exchange/exchange.js';
-import type { Contract } from '../../core/futures/contract.js';
+import { type Contract, indexSourceOf, settleOfScope } from '../../core/futures/contract.js';
 import { ConfigError } from '../../core/invariant.js';
-import { AccountKind } from '../../core/ledger/account-kinds.js';
+import { curOf, kindOfAcct } from '../../core/ledger/futures-funds.js';
 import { OrderType, Side, TimeInForce } from '../../core/matching/order-types.js';
 import type { Prng } from '../../core/prng.js';
 import type { MarketMakerContractConfig } from './config.js';
@@ -49,14 +49,15 @@ export class FuturesQuoter {
    */
   constructor(ex: Exchange, c: MarketMakerContractConfig, at: string, spotPrice: (pair: string) => number) {
     const F = ex.futures;
-    const found = F.contracts.map((k, i) => [k, i] as const).filter(([k]) => k.name === c.contract && (c.settle === undefined || k.settle === c.settle));
+    const found = F.contracts.map((k, i) => [k, i] as const).filter(([k]) => k.name === c.contract && (c.settle === undefined || settleOfScope(k.settle) === c.settle));
     if (found.length !== 1) throw new ConfigError(`${at}.contract: ${found.length === 0 ? 'unknown contract' : 'give settle: two settle currencies list'} ${c.contract}`);
     const [k, ci] = found[0]!;
     this.#ex = ex;
     this.#k = k;
     this.ci = ci;
     this.market = F.marketOf[ci]!;
-    this.#cur = F.settleCur[ci]!;
+    // The margin account (futures-funds.ts): Futures for a perpetual, Delivery for a delivery contract.
+    this.#cur = F.acct[ci]!;
     this.#levels = c.levels ?? 5;
     this.#spreadBps = c.spread_bps ?? 10;
     this.#stepBps = c.step_bps ?? 5;
@@ -64,7 +65,7 @@ export class FuturesQuoter {
     this.#size = c.size ?? 0;
     this.#maxPosition = c.max_position ?? 0;
     const scale = 10 ** k.priceScale;
-    const start = c.price !== undefined ? Number(c.price) : spotPrice(k.spec.index_source ?? k.name);
+    const start = c.price !== undefined ? Number(c.price) : spotPrice(indexSourceOf(k));
     this.#walk = Number.isFinite(start) && start > 0 ? start * scale : Number.NaN;
   }
 
@@ -160,7 +161,7 @@ export class FuturesQuoter {
     const n = Math.min(size, this.#k.sizeMax);
     cmd.clear();
     cmd.type = CommandType.PlaceOrder;
-    cmd.uid = uid; cmd.market = this.market; cmd.kind = AccountKind.Futures; cmd.sub = this.#cur;
+    cmd.uid = uid; cmd.market = this.market; cmd.kind = kindOfAcct(this.#cur); cmd.sub = curOf(this.#cur);
     cmd.side = side; cmd.orderType = OrderType.Limit; cmd.tif = tif; cmd.price = price; cmd.amount = n;
     submit(cmd);
     return 1;

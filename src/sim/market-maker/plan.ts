@@ -111,9 +111,14 @@ export function planMarketMaker(config: SimConfig, currencies: readonly Currency
     if (units <= 0n) continue;
     for (const u of to) funding.push({ uid: u, account: 'spot', currency, amount: formatScaled(units, rule.scale) });
   }
-  const settles = new Set(contracts.map((c) => perpetuals.find((k) => k.name === c.contract && (c.settle === undefined || k.settle === c.settle))!.settle.toUpperCase()));
-  for (const currency of settles) {
-    const to = users.filter((u) => configured.get(u)?.balances?.futures?.[currency] === undefined);
+  // Margin for each (account, settle currency) the quoted contracts use: futures, or delivery for a dated contract.
+  const settles = new Set(contracts.map((c) => {
+    const k = perpetuals.find((x) => x.name === c.contract && (c.settle === undefined || x.settle === c.settle))!;
+    return `${k.expire_time === undefined ? 'futures' : 'delivery'}:${k.settle.toUpperCase()}`;
+  }));
+  for (const key of settles) {
+    const [account, currency] = key.split(':') as [string, string];
+    const to = users.filter((u) => configured.get(u)?.balances?.[account]?.[currency] === undefined);
     const rule = rules.get(currency);
     if (to.length === 0 || rule === undefined) continue;
     const value = values.get(currency);
@@ -121,7 +126,7 @@ export function planMarketMaker(config: SimConfig, currencies: readonly Currency
     let units = BigInt(worth.times(new Big(10).pow(rule.scale)).round(0, Big.roundDown).toFixed(0));
     for (const cap of [rule.max / 10n, (rule.max - (used.get(currency) ?? 0n)) / BigInt(to.length)]) if (cap < units) units = cap;
     if (units <= 0n) continue;
-    for (const u of to) funding.push({ uid: u, account: 'futures', currency, amount: formatScaled(units, rule.scale) });
+    for (const u of to) funding.push({ uid: u, account, currency, amount: formatScaled(units, rule.scale) });
   }
   funding.sort((a, b) => users.indexOf(a.uid) - users.indexOf(b.uid));
   return { config: resolved, newUsers: users.filter((u) => !configured.has(u)), funding };
