@@ -77,6 +77,9 @@ export const CommandType = {
   FuturesFunding: 45,
   FuturesLiquidate: 46,
   FuturesDeleverage: 47,
+  /** Options (see options/options-commands.ts for their fields). */
+  OptionsSetIndex: 56,
+  OptionsSettle: 57,
 } as const;
 export type CommandType = (typeof CommandType)[keyof typeof CommandType];
 
