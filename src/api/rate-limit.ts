@@ -12,6 +12,8 @@
  *                                                            raise it for VIP 14+: fill-ratio.ts)
  *   futures-cancel    per UID                    200 / 1 s  (perpetual single, batch, all and price-order cancels)
  *   futures           per UID and endpoint       200 / 10 s (every other private /futures/{settle} route)
+ *   options-place     per UID                    200 / 1 s  (options order create)
+ *   options-cancel    per UID                    200 / 1 s  (options single and cancel-all)
  *   private           per UID and endpoint       150 / 10 s (every other private group)
  *
  * `scale` multiplies every limit (tests, load generation); a disabled limiter admits everything.
@@ -24,7 +26,7 @@
  * cannot grow it without bound).
  */
 export type LimitClass = 'public' | 'spot-place' | 'spot-cancel' | 'spot' | 'wallet' | 'private' | 'wallet-funds' | 'sub-accounts' | 'unified-loans'
-  | 'futures-place' | 'futures-cancel' | 'futures';
+  | 'futures-place' | 'futures-cancel' | 'futures' | 'options-place' | 'options-cancel';
 
 const RULES: Readonly<Record<LimitClass, { limit: number; windowMs: number }>> = {
   public: { limit: 200, windowMs: 10_000 },
@@ -40,6 +42,9 @@ const RULES: Readonly<Record<LimitClass, { limit: number; windowMs: number }>> =
   'futures-place': { limit: 100, windowMs: 1_000 },
   'futures-cancel': { limit: 200, windowMs: 1_000 },
   futures: { limit: 200, windowMs: 10_000 },
+  // Gate's options limits (seed 8.1): 200 places / s and 200 cancels / s per UID.
+  'options-place': { limit: 200, windowMs: 1_000 },
+  'options-cancel': { limit: 200, windowMs: 1_000 },
 };
 
 export interface RateLimitOptions {

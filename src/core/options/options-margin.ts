@@ -9,7 +9,7 @@
  *   initial margin (short) = ⌈max(a × I − OTM, b × I) × multiplier × k⌉                 (+ the premium received, see orders)
  *   maintenance (short)    = ⌈max(m × I − OTM, n × I) × multiplier × k⌉                 (shown; no liquidation)
  *   payoff at X            = k × multiplier × (call max(0, X − K), put max(0, K − X))   (long receives, short pays)
- * I is the underlying's index (the strike while there is none yet), X the settlement price.
+ * I is the underlying's index (the strike while there is none yet, for margin and fees alike), X the settlement price.
  */
 import { divRound, minBig, RATE_ONE, Round } from '../futures/futures-math.js';
 import { type OptionContract, type OptionUnderlying, valueOf } from './options-contract.js';

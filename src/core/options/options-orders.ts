@@ -28,7 +28,7 @@ import { type BookEvents, EventKind } from '../matching/book-events.js';
 import { FinishAs, OrderType, Side, TimeInForce } from '../matching/order-types.js';
 import { ResultCode } from '../result-code.js';
 import { divRound, Round } from '../futures/futures-math.js';
-import { feeBound, initialMargin, optionFee, premium } from './options-margin.js';
+import { feeBound, initialMargin, marginIndex, optionFee, premium } from './options-margin.js';
 import { positionKey } from './options-state.js';
 
 /** Flags of an options order (the PlaceOrder's `toKind`). */
@@ -133,7 +133,7 @@ export class OptionsOrders implements BookProduct {
     const k = S.contracts[ci]!;
     const u = S.underlyings[k.u]!;
     const cur = S.settleCur[k.u]!;
-    const index = S.index[k.u]!;
+    const index = marginIndex(k, S.index[k.u]!); // the strike while there is no index yet
     const rb = O.find(buyId);
     const rs = O.find(sellId);
     invariant(rb >= 0 && rs >= 0, 'options fill of an unknown order');
