@@ -239,6 +239,16 @@ export function optionsBookType(name: string): string {
   return 'dnw';
 }
 
-export function renderOptionsBookEntry(e: AccountBookEntry): Record<string, unknown> {
-  return { time: floatSeconds(e.time), change: e.change, balance: e.balance, type: optionsBookType(e.type), text: e.text };
+/**
+ * Gate's OptionsAccountBook of an options-account entry: premium and fee entries name `contract:order_id` while
+ * the order is in the finished window (else the order id), settlements the contract.
+ */
+export function renderOptionsBookEntry(ex: Exchange, e: AccountBookEntry): Record<string, unknown> {
+  let text = e.text;
+  if (/^[0-9]+$/.test(text)) {
+    const r = ex.orders.find(Number(text));
+    const ci = r < 0 ? -1 : ex.options.contractOf(ex.orders.market[r]!);
+    if (ci >= 0) text = `${ex.options.contracts[ci]!.name}:${e.text}`;
+  }
+  return { time: floatSeconds(e.time), change: e.change, balance: e.balance, type: optionsBookType(e.type), text };
 }

@@ -84,7 +84,7 @@ export function registerOptionsPrivateRoutes(router: Router, deps: ApiDeps): voi
     if (type !== '' && !['dnw', 'prem', 'fee', 'refr', 'set'].includes(type)) return reply.error(ResultCode.InvalidParam);
     const entries = ex().ledger.accountBook(req.uid, { kind: AccountKind.Options, sub: 0, currency: SETTLE, from: pg.from, to: pg.to,
       limit: 100_000 }).filter((e) => type === '' || optionsBookType(e.type) === type);
-    reply.json(200, entries.slice(pg.offset, pg.offset + pg.limit).map(renderOptionsBookEntry));
+    reply.json(200, entries.slice(pg.offset, pg.offset + pg.limit).map((e) => renderOptionsBookEntry(ex(), e)));
   });
 
   add('GET', '/positions', 'private', (req, reply) => {

@@ -13,7 +13,8 @@
  *   GET /options/candlesticks?contract=&interval=&from=&to=&limit=      [{t, v, c, h, l, o}]
  *   GET /options/underlying/candlesticks?underlying=&…         the index source's spot candles, same shape
  *   GET /options/trades?contract=&type=C|P&limit=&offset=&from=&to=     OptionsTrade, newest first
- * Bad input: a missing underlying or contract MISSING_REQUIRED_PARAM, an unknown underlying INVALID_PARAM_VALUE,
+ * Bad input: a missing underlying or contract MISSING_REQUIRED_PARAM; an unknown underlying gives the lists (expirations,
+ * contracts, tickers, settlements) an empty answer and the other routes INVALID_PARAM_VALUE;
  * an unknown contract CONTRACT_NOT_FOUND, malformed numbers INVALID_PARAM_VALUE; nothing reaches the engine.
  * The private routes are options-private.ts (registered here too, so the server registers options once).
  */
@@ -104,14 +105,14 @@ export function registerOptionsPublicRoutes(router: Router, deps: ApiDeps): void
 
   get('/expirations', (q, reply) => {
     const ui = underlyingOf(ex(), q.underlying);
-    if (ui < 0) return reply.error(ui);
+    if (ui < 0) return ui === ResultCode.InvalidParam ? reply.json(200, []) : reply.error(ui);
     const t = now();
     reply.json(200, ex().options.underlyings[ui]!.expirations.filter((e) => e * 1e6 > t));
   });
 
   get('/contracts', (q, reply) => {
     const ui = underlyingOf(ex(), q.underlying);
-    if (ui < 0) return reply.error(ui);
+    if (ui < 0) return ui === ResultCode.InvalidParam ? reply.json(200, []) : reply.error(ui);
     const exp = q.expiration === undefined || q.expiration === '' ? -1 : /^[0-9]{1,12}$/.test(q.expiration) ? Number(q.expiration) : -2;
     if (exp === -2) return reply.error(ResultCode.InvalidParam);
     reply.json(200, contractsOf(ui, exp).map((ci) => renderOptionContract(ex(), ci, now(), figures(ci))));
@@ -133,7 +134,7 @@ export function registerOptionsPublicRoutes(router: Router, deps: ApiDeps): void
 
   get('/settlements', (q, reply) => {
     const ui = underlyingOf(ex(), q.underlying);
-    if (ui < 0) return reply.error(ui);
+    if (ui < 0) return ui === ResultCode.InvalidParam ? reply.json(200, []) : reply.error(ui);
     const limit = intParam(q, 'limit', 100, 1, 1000);
     const offset = intParam(q, 'offset', 0, 0, 1_000_000);
     const from = secondsParamUs(q, 'from', 0);
@@ -173,7 +174,7 @@ export function registerOptionsPublicRoutes(router: Router, deps: ApiDeps): void
 
   get('/tickers', (q, reply) => {
     const ui = underlyingOf(ex(), q.underlying);
-    if (ui < 0) return reply.error(ui);
+    if (ui < 0) return ui === ResultCode.InvalidParam ? reply.json(200, []) : reply.error(ui);
     reply.json(200, contractsOf(ui, -1).map((ci) => renderOptionTicker(ex(), ci, now(), figures(ci))));
   });
 

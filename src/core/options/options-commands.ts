@@ -67,7 +67,7 @@ function settle(ctx: ExchangeContext, c: Command): ResultCode {
     const owed = payoff(u, k, BigInt(-p.size), X);
     const avail = L.available(p.uid, cur);
     const paid = owed < avail ? owed : avail;
-    invariant(L.clear(c.time, p.uid, cur, -paid, k.name, ci(ctx, k.name)) === ResultCode.Ok, 'options settlement not paid');
+    invariant(L.clear(c.time, p.uid, cur, -paid, k.name, 0) === ResultCode.Ok, 'options settlement not paid');
     pool += paid;
     shortfall += owed - paid;
     profit.set(r, -paid);
@@ -84,7 +84,7 @@ function settle(ctx: ExchangeContext, c: Command): ResultCode {
     const owed = payoff(u, k, BigInt(p.size), X);
     const got = owed < pool ? owed : pool;
     pool -= got;
-    invariant(L.clear(c.time, p.uid, cur, got, k.name, ci(ctx, k.name)) === ResultCode.Ok, 'options settlement not received');
+    invariant(L.clear(c.time, p.uid, cur, got, k.name, 0) === ResultCode.Ok, 'options settlement not received');
     profit.set(r, got);
   }
   invariant(pool === 0n, 'options settlement pool not emptied');
@@ -99,12 +99,6 @@ function settle(ctx: ExchangeContext, c: Command): ResultCode {
     p.updateTime = c.time;
   }
   return ResultCode.Ok;
-}
-
-/** The market index of contract `name` (account-book reference). */
-function ci(ctx: ExchangeContext, name: string): number {
-  const i = ctx.options.contractIndex(name);
-  return i < 0 ? 0 : ctx.options.marketOf[i]!;
 }
 
 export const OPTIONS_COMMANDS: CommandProduct = {
