@@ -83,6 +83,26 @@ describe('gate-api OptionsApi', () => {
   });
 });
 
+describe('gate-api OptionsApi MMP settings', () => {
+  it('sets, reads and resets them as journaled records', async () => {
+    const api = new GateApi.OptionsApi(gateApiClient(sim.server.port, 'k2', 's2'));
+    const mmp = new GateApi.OptionsMMP();
+    mmp.underlying = 'BTC_USDT';
+    mmp.window = 5000;
+    mmp.frozenPeriod = 200;
+    mmp.qtyLimit = '10';
+    mmp.deltaLimit = '1.5';
+    const before = sim.gateway.exchange.records.size;
+    expect((await api.setOptionsMMP(mmp)).body).toMatchObject({ underlying: 'BTC_USDT', window: 5000, qtyLimit: '10', deltaLimit: '1.5' });
+    expect(sim.gateway.exchange.records.size).toBe(before + 1);
+    expect((await api.getOptionsMMP({ underlying: 'BTC_USDT' })).body).toEqual([expect.objectContaining({ frozenPeriod: 200, frozenUntilMs: 0 })]);
+    const reset = new GateApi.OptionsMMPReset();
+    reset.underlying = 'BTC_USDT';
+    expect((await api.resetOptionsMMP(reset)).body).toMatchObject({ underlying: 'BTC_USDT', triggerTimeMs: 0 });
+    expect((await new GateApi.OptionsApi(gateApiClient(sim.server.port, 'k1', 's1')).getOptionsMMP()).body).toEqual([]);
+  });
+});
+
 describe('expiry on the engine clock', () => {
   it('settles in-the-money positions when /sim/clock crosses the expiration, the others expire worthless', async () => {
     await spotTrade(call, '62000'); // the call 60000 ends 2000 in the money; the put 55000 out of it

@@ -16,7 +16,7 @@
  * Bad input: a missing underlying or contract MISSING_REQUIRED_PARAM; an unknown underlying gives the lists (expirations,
  * contracts, tickers, settlements) an empty answer and the other routes INVALID_PARAM_VALUE;
  * an unknown contract CONTRACT_NOT_FOUND, malformed numbers INVALID_PARAM_VALUE; nothing reaches the engine.
- * The private routes are options-private.ts (registered here too, so the server registers options once).
+ * The private routes are options-private.ts and options-mmp.ts (registered here too, so the server registers options once).
  */
 import type { Exchange } from '../../core/exchange/exchange.js';
 import { EventKind } from '../../core/matching/book-events.js';
@@ -32,6 +32,7 @@ import { orderBookView } from '../market-data/order-book-view.js';
 import { type Answer, answer, intParam, type QueryParams, reject, secondsParamUs } from '../market-data/query.js';
 import type { Router } from '../router.js';
 import { PUBLIC, queryOf } from './futures-public-params.js';
+import { registerOptionsMmpRoutes } from './options-mmp.js';
 import { registerOptionsPrivateRoutes } from './options-private.js';
 
 const O = '/api/v4/options';
@@ -221,6 +222,7 @@ export function registerOptionsPublicRoutes(router: Router, deps: ApiDeps): void
   });
 
   registerOptionsPrivateRoutes(router, deps);
+  registerOptionsMmpRoutes(router, deps);
 }
 
 /** Public trades of contract `ci` (or every options contract, of `type` C or P when given), newest first. @allocates */
