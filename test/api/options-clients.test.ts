@@ -47,6 +47,17 @@ describe('ccxt (default options)', () => {
     expect(balance.USDT?.total).toBeCloseTo(19949.64, 8);
     const open = await maker.fetchOpenOrders(symbol);
     expect(open.map((o) => o.id)).toContain(sold.id);
+    const book = await gate.fetchOrderBook(symbol);
+    expect(book.asks[0]).toEqual([2500, 1]);
+    const ticker = await gate.fetchTicker(symbol);
+    expect(ticker).toMatchObject({ symbol, last: 2500, ask: 2500 });
+    const trades = await gate.fetchTrades(symbol);
+    expect(trades[0]).toMatchObject({ symbol, price: 2500, amount: 2, side: 'buy' });
+    const mine = await gate.fetchMyTrades(symbol);
+    expect(mine[0]).toMatchObject({ symbol, price: 2500, amount: 2, side: 'buy', takerOrMaker: 'taker' });
+    expect(await gate.fetchOrder(bought.id!, symbol)).toMatchObject({ status: 'closed', filled: 2, remaining: 0 });
+    const candles = await gate.fetchOHLCV(symbol, '1m', undefined, 1);
+    expect(candles.at(-1)?.slice(1)).toEqual([2500, 2500, 2500, 2500, 2]);
     const cancelled = await maker.cancelOrder(sold.id!, symbol);
     expect(cancelled.status).toBe('canceled');
   });
