@@ -252,3 +252,48 @@ export function renderOptionsBookEntry(ex: Exchange, e: AccountBookEntry): Recor
   }
   return { time: floatSeconds(e.time), change: e.change, balance: e.balance, type: optionsBookType(e.type), text };
 }
+
+/**
+ * Portfolio-mode figure `options_order_loss` of `uid` (settle units of `code`): what its open options orders
+ * would lose at once against the mark if they filled at their limits — Σ max(0, limit − mark) × multiplier ×
+ * left over buys, Σ max(0, mark − limit) × multiplier × left over sells. Display only.
+ */
+export function optionsOrderLoss(ex: Exchange, uid: number, code: string, nowUs: number): bigint {
+  const S = ex.options;
+  const O = ex.orders;
+  let loss = 0n;
+  for (const r of O.openOf(uid)) {
+    const ci = S.contractOf(O.market[r]!);
+    if (ci < 0) continue;
+    const k = S.contracts[ci]!;
+    const u = S.underlyings[k.u]!;
+    if (u.quote !== code) continue;
+    const mark = modelOf(ex, ci, nowUs).markTicks;
+    const diff = O.side[r] === Side.Buy ? O.price[r]! - mark : mark - O.price[r]!;
+    if (diff > 0) loss += valueOf(u, BigInt(O.left[r]!), BigInt(diff));
+  }
+  return loss;
+}
+
+/** optionsOrderLoss in USDT as a decimal string ('0' without USDT options). */
+export function optionsOrderLossText(ex: Exchange, uid: number, nowUs: number): string {
+  const u = ex.options.underlyings.find((x) => x.quote === 'USDT');
+  return u === undefined ? '0' : moneyText(u, optionsOrderLoss(ex, uid, 'USDT', nowUs));
+}
+
+/** Position greeks of `uid` per underlying base currency (delta in base units: Σ delta × size × multiplier). */
+export function optionsGreeksByBase(ex: Exchange, uid: number, nowUs: number): Map<string, { delta: number; gamma: number; theta: number; vega: number }> {
+  const S = ex.options;
+  const out = new Map<string, { delta: number; gamma: number; theta: number; vega: number }>();
+  for (const p of S.rows) {
+    if (p.uid !== uid || p.size === 0) continue;
+    const k = S.contracts[p.ci]!;
+    const u = S.underlyings[k.u]!;
+    const m = modelOf(ex, p.ci, nowUs);
+    const q = p.size * Number(u.mUnits) / 10 ** u.mScale;
+    const g = out.get(u.base) ?? { delta: 0, gamma: 0, theta: 0, vega: 0 };
+    g.delta += m.delta * q; g.gamma += m.gamma * q; g.theta += m.theta * q; g.vega += m.vega * q;
+    out.set(u.base, g);
+  }
+  return out;
+}
