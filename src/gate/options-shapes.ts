@@ -19,6 +19,7 @@ import { greeks, YEAR_SECONDS } from '../core/options/black-scholes.js';
 import { type OptionContract, type OptionUnderlying, valueOf } from '../core/options/options-contract.js';
 import { initialMargin, maintenanceMargin } from '../core/options/options-margin.js';
 import { OptionsFlag } from '../core/options/options-orders.js';
+import type { OptionPosition } from '../core/options/options-state.js';
 
 const floatSeconds = (us: number): number => Math.floor(us / 1000) / 1000;
 const rateText = (r: bigint): string => formatSigned(r, 8);
@@ -137,8 +138,16 @@ export function renderOptionOrder(ex: Exchange, r: number): Record<string, unkno
 
 /** Gate's OptionsPosition of position row `row` at engine time `nowUs`. */
 export function renderOptionPosition(ex: Exchange, row: number, nowUs: number): Record<string, unknown> {
+  return renderPositionOf(ex, ex.options.rows[row]!, nowUs);
+}
+
+/** The empty OptionsPosition of (uid, contract `ci`) that never traded (nothing is created). */
+export function renderEmptyOptionPosition(ex: Exchange, uid: number, ci: number, nowUs: number): Record<string, unknown> {
+  return renderPositionOf(ex, { uid, ci, size: 0, cost: 0n, pnl: 0n, openBuy: 0, openSell: 0, pending: 0, updateTime: 0 }, nowUs);
+}
+
+function renderPositionOf(ex: Exchange, p: OptionPosition, nowUs: number): Record<string, unknown> {
   const S = ex.options;
-  const p = S.rows[row]!;
   const k = S.contracts[p.ci]!;
   const u = S.underlyings[k.u]!;
   const m = modelOf(ex, p.ci, nowUs);

@@ -60,6 +60,14 @@ describe('ccxt (default options)', () => {
     expect(candles.at(-1)?.slice(1)).toEqual([2500, 2500, 2500, 2500, 2]);
     const cancelled = await maker.cancelOrder(sold.id!, symbol);
     expect(cancelled.status).toBe('canceled');
+    const greeks = await gate.fetchGreeks(symbol);
+    expect(greeks).toMatchObject({ symbol, markImpliedVolatility: 0.6, underlyingPrice: 60000 });
+    expect(greeks.delta).toBeGreaterThan(0.5);
+    expect(Object.keys(await gate.fetchOptionChain('BTC'))).toHaveLength(12);
+    expect(await gate.fetchUnderlyingAssets()).toEqual(['BTC_USDT']);
+    expect(await gate.fetchPosition(symbol)).toMatchObject({ symbol, contracts: 2, side: 'long' });
+    const ledger = await gate.fetchLedger('USDT', undefined, undefined, { type: 'option' });
+    expect(ledger.map((e) => e.info.type)).toEqual(expect.arrayContaining(['dnw', 'prem', 'fee']));
   });
 });
 
@@ -117,6 +125,8 @@ describe('gate-api OptionsApi MMP settings', () => {
 describe('expiry on the engine clock', () => {
   it('settles in-the-money positions when /sim/clock crosses the expiration, the others expire worthless', async () => {
     await spotTrade(call, '62000'); // the call 60000 ends 2000 in the money; the put 55000 out of it
+    const gate = ccxtGate(sim.server.port, 'k1', 's1');
+    await gate.loadMarkets();
     const before = (await call('GET', '/options/accounts')).body;
     const r = await plainFetch(sim.server.port, '/sim/clock', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ set_ms: EXP1 * 1000 + 1000 }) });
     expect(r.status).toBe(200);
@@ -132,5 +142,8 @@ describe('expiry on the engine clock', () => {
     expect(Number(after.total) - Number(before.total)).toBeCloseTo(40, 8);
     const contracts = (await call('GET', '/options/contracts', { query: 'underlying=BTC_USDT' })).body;
     expect(contracts).toHaveLength(6); // the second expiration only
+    // ccxt's markets loaded before the expiry still name the settled contract: its public settlement history.
+    const history = await gate.fetchSettlementHistory('BTC/USDT:USDT-260102-60000-C');
+    expect(history).toEqual([expect.objectContaining({ symbol: 'BTC/USDT:USDT-260102-60000-C', price: 62000, timestamp: (EXP1 + 1) * 1000 })]);
   });
 });

@@ -4,7 +4,7 @@
 // and no change of state, and the seed 8.1 limits (options placement and cancellation 200 r/s per UID).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../src/main.js';
-import { expectRejected, type Call } from './futures-helpers.js';
+import { expectRejected, type Call, stateHash } from './futures-helpers.js';
 import { plainFetch, signedFetch } from './http-helpers.js';
 import { CALL, EXP1, EXP2, OPTIONS_CONFIG, optionsCaller, PUT, spotTrade } from './options-helpers.js';
 
@@ -74,6 +74,9 @@ describe('private options routes', () => {
     expect(String(book[0]!.text)).toMatch(new RegExp(`^${CALL}:[0-9]+$`));
     expect((await call('GET', '/options/positions')).body).toEqual([expect.objectContaining({ contract: CALL, size: 1, entry_price: '1500' })]);
     expect((await call('GET', `/options/positions/${CALL}`)).body).toMatchObject({ size: 1, underlying: 'BTC_USDT' });
+    const hash = await stateHash(sim);
+    expect((await call('GET', `/options/positions/${PUT}`)).body).toMatchObject({ size: 0, contract: PUT, realised_pnl: '0' });
+    expect(await stateHash(sim)).toBe(hash);
     const open = (await call('GET', '/options/orders', { key: ['k2', 's2'], query: 'status=open&underlying=BTC_USDT' })).body;
     expect(open.map((o) => o.left)).toEqual([-3, -1]);
     const mine = (await call('GET', '/options/my_trades', { query: `contract=${CALL}` })).body;
@@ -100,7 +103,6 @@ describe('private options routes', () => {
       ['GET', '/options/orders', {}, 400, 'MISSING_REQUIRED_PARAM'],
       ['GET', '/options/orders/123456789', {}, 404, 'ORDER_NOT_FOUND'],
       ['DELETE', '/options/orders/123456789', {}, 404, 'ORDER_NOT_FOUND'],
-      ['GET', `/options/positions/${PUT}`, {}, 400, 'POSITION_EMPTY'],
       ['GET', '/options/positions', { query: 'underlying=ETH_USDT' }, 400, 'INVALID_PARAM_VALUE'],
       ['GET', '/options/accounts', { key: ['k3', 's3'] }, 400, 'USER_NOT_FOUND'],
     ];

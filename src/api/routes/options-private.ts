@@ -3,7 +3,7 @@
  *   GET    /options/accounts                       OptionsAccount of the USDT options account
  *   GET    /options/account_book?type=&from=&to=&limit=&offset=    dnw | prem | fee | set, newest first
  *   GET    /options/positions?underlying=          open positions (size ≠ 0)
- *   GET    /options/positions/{contract}           one position (POSITION_EMPTY when never traded)
+ *   GET    /options/positions/{contract}           one position (size 0 when never traded)
  *   GET    /options/position_close?underlying=&contract=   positions closed by settlement, newest first
  *   GET    /options/my_settlements?underlying=&contract=&limit=&offset=&from=&to=
  *   POST   /options/orders                         create (201)                                 rate: options-place
@@ -23,7 +23,7 @@ import { Side } from '../../core/matching/order-types.js';
 import { ResultCode } from '../../core/result-code.js';
 import { parseOptionContract, parseOptionsOrder, parseUnderlying } from '../../gate/options-request.js';
 import {
-  moneyText, optionsBookType, priceText, renderOptionOrder, renderOptionPosition, renderOptionsAccount, renderOptionsBookEntry,
+  moneyText, optionsBookType, priceText, renderEmptyOptionPosition, renderOptionOrder, renderOptionPosition, renderOptionsAccount, renderOptionsBookEntry,
   renderOptionTrade,
 } from '../../gate/options-shapes.js';
 import { parseOrderId } from '../../gate/spot-order-request.js';
@@ -101,8 +101,7 @@ export function registerOptionsPrivateRoutes(router: Router, deps: ApiDeps): voi
     const ci = parseOptionContract(ex(), req.params[0]);
     if (ci < 0) return reply.error(ci);
     const row = ex().options.find(req.uid, ci);
-    if (row < 0) return reply.error(ResultCode.PositionEmpty);
-    reply.json(200, renderOptionPosition(ex(), row, now()));
+    reply.json(200, row < 0 ? renderEmptyOptionPosition(ex(), req.uid, ci, now()) : renderOptionPosition(ex(), row, now()));
   });
 
   const settlementsOf = (req: ApiRequest, s: { ui: number; ci: number }, from: number, to: number) =>
