@@ -67,7 +67,7 @@ describe('ccxt (default options)', () => {
     expect(await gate.fetchUnderlyingAssets()).toEqual(['BTC_USDT']);
     expect(await gate.fetchPosition(symbol)).toMatchObject({ symbol, contracts: 2, side: 'long' });
     const ledger = await gate.fetchLedger('USDT', undefined, undefined, { type: 'option' });
-    expect(ledger.map((e) => e.info.type)).toEqual(expect.arrayContaining(['dnw', 'prem', 'fee']));
+    expect(ledger.map((e) => (e.info as { type: string }).type)).toEqual(expect.arrayContaining(['dnw', 'prem', 'fee']));
   });
 });
 
