@@ -3,8 +3,8 @@
  * the signed `size` a side and whole contracts, the decimal `price` ticks (a multiple of order_price_round),
  * `tif`, `reduce_only` and `close` the PlaceOrder's fields (core/options/options-orders.ts: kind Options,
  * sub 0, toKind OptionsFlag bits). Anything malformed becomes a result code before the engine sees it; unknown
- * keys are ignored. Market orders (price "0") are refused with INVALID_PARAM_VALUE: the simulator's options
- * take limit orders only (tif ioc / fok give the same immediacy at a chosen limit).
+ * keys are ignored. Price "0" is a market order (tif ioc, the default then, or fok; core/options/options-orders.ts
+ * bounds it).
  */
 import { type Command, CommandType } from '../core/command.js';
 import type { Exchange } from '../core/exchange/exchange.js';
@@ -54,9 +54,11 @@ export function parseOptionsOrder(ex: Exchange, uid: number, body: Body, out: Co
   if (!has(body, 'price')) return ResultCode.MissingParam;
   const priceText = typeof body.price === 'number' && Number.isFinite(body.price) ? String(body.price) : body.price;
   const units = typeof priceText === 'string' ? parseSignedUnits(priceText, u.priceScale) : undefined;
-  if (units === undefined || units <= 0n || units > BigInt(Number.MAX_SAFE_INTEGER) || Number(units) % u.tick !== 0) return ResultCode.InvalidParam;
-  const tif = has(body, 'tif') ? (typeof body.tif === 'string' && Object.hasOwn(TIFS, body.tif) ? TIFS[body.tif]! : -1) : TimeInForce.Gtc;
-  if (tif < 0) return ResultCode.InvalidParam;
+  if (units === undefined || units < 0n || units > BigInt(Number.MAX_SAFE_INTEGER) || Number(units) % u.tick !== 0) return ResultCode.InvalidParam;
+  const market = units === 0n;
+  const tif = has(body, 'tif') ? (typeof body.tif === 'string' && Object.hasOwn(TIFS, body.tif) ? TIFS[body.tif]! : -1)
+    : (market ? TimeInForce.Ioc : TimeInForce.Gtc);
+  if (tif < 0 || (market && tif !== TimeInForce.Ioc && tif !== TimeInForce.Fok)) return ResultCode.InvalidParam;
   const text = body.text ?? '';
   if (text !== '' && (typeof text !== 'string' || !TEXT.test(text))) return ResultCode.InvalidParam;
   let flags = reduceOnly ? OptionsFlag.ReduceOnly : 0;
@@ -70,6 +72,6 @@ export function parseOptionsOrder(ex: Exchange, uid: number, body: Body, out: Co
   out.type = CommandType.PlaceOrder;
   out.uid = uid; out.market = ex.options.marketOf[ci]!; out.kind = AccountKind.Options; out.sub = 0;
   out.side = size >= 0 ? Side.Buy : Side.Sell; out.amount = Math.abs(size); out.price = Number(units);
-  out.orderType = OrderType.Limit; out.tif = tif; out.toKind = flags; out.text = text;
+  out.orderType = market ? OrderType.Market : OrderType.Limit; out.tif = tif; out.toKind = flags; out.text = text;
   return ResultCode.Ok;
 }

@@ -34,8 +34,8 @@ describe('ccxt (default options)', () => {
     expect(m).toMatchObject({ id: CALL, type: 'option', optionType: 'call', strike: 60000, expiry: EXP1 * 1000, settle: 'USDT' });
     expect(m.precision.price).toBe(0.1);
 
-    const sold = await maker.createOrder(symbol, 'limit', 'sell', 3, 2500);
-    expect(sold).toMatchObject({ symbol, side: 'sell', amount: 3, price: 2500, status: 'open' });
+    const sold = await maker.createOrder(symbol, 'limit', 'sell', 4, 2500);
+    expect(sold).toMatchObject({ symbol, side: 'sell', amount: 4, price: 2500, status: 'open' });
     const bought = await gate.createOrder(symbol, 'limit', 'buy', 2, 2500);
     expect(bought.id).toBeDefined();
     const positions = await gate.fetchPositions(undefined, { type: 'option' });
@@ -48,7 +48,7 @@ describe('ccxt (default options)', () => {
     const open = await maker.fetchOpenOrders(symbol);
     expect(open.map((o) => o.id)).toContain(sold.id);
     const book = await gate.fetchOrderBook(symbol);
-    expect(book.asks[0]).toEqual([2500, 1]);
+    expect(book.asks[0]).toEqual([2500, 2]);
     const ticker = await gate.fetchTicker(symbol);
     expect(ticker).toMatchObject({ symbol, last: 2500, ask: 2500 });
     const trades = await gate.fetchTrades(symbol);
@@ -58,6 +58,13 @@ describe('ccxt (default options)', () => {
     expect(await gate.fetchOrder(bought.id!, symbol)).toMatchObject({ status: 'closed', filled: 2, remaining: 0 });
     const candles = await gate.fetchOHLCV(symbol, '1m', undefined, 1);
     expect(candles.at(-1)?.slice(1)).toEqual([2500, 2500, 2500, 2500, 2]);
+    // Market orders: a buy takes the ask, a sell the maker's bid; the position is 2 again.
+    const marketBuy = await gate.createOrder(symbol, 'market', 'buy', 1);
+    expect(await gate.fetchOrder(marketBuy.id!, symbol)).toMatchObject({ status: 'closed', filled: 1, average: 2500 });
+    await maker.createOrder(symbol, 'limit', 'buy', 1, 2400);
+    const marketSell = await gate.createOrder(symbol, 'market', 'sell', 1);
+    expect(await gate.fetchOrder(marketSell.id!, symbol)).toMatchObject({ status: 'closed', filled: 1, average: 2400 });
+    expect((await gate.fetchPosition(symbol)).contracts).toBe(2);
     const cancelled = await maker.cancelOrder(sold.id!, symbol);
     expect(cancelled.status).toBe('canceled');
     const greeks = await gate.fetchGreeks(symbol);

@@ -91,7 +91,7 @@ describe('private options routes', () => {
       ['POST', '/options/orders', { body: { contract: 'BTC_USDT-20990101-1-C', size: 1, price: '1' } }, 400, 'CONTRACT_NOT_FOUND'],
       ['POST', '/options/orders', { body: { size: 1, price: '1' } }, 400, 'MISSING_REQUIRED_PARAM'],
       ['POST', '/options/orders', { body: { contract: CALL, size: 1 } }, 400, 'MISSING_REQUIRED_PARAM'],
-      ['POST', '/options/orders', { body: { contract: CALL, size: 1, price: '0' } }, 400, 'INVALID_PARAM_VALUE'],
+      ['POST', '/options/orders', { body: { contract: CALL, size: 1, price: '0', tif: 'gtc' } }, 400, 'INVALID_PARAM_VALUE'],
       ['POST', '/options/orders', { body: { contract: CALL, size: 1, price: '1.05' } }, 400, 'INVALID_PARAM_VALUE'],
       ['POST', '/options/orders', { body: { contract: CALL, size: 1.5, price: '1' } }, 400, 'INVALID_PARAM_VALUE'],
       ['POST', '/options/orders', { body: { contract: CALL, size: 0, price: '1' } }, 400, 'SIZE_TOO_SMALL'],

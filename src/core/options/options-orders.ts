@@ -2,8 +2,9 @@
  * Options orders, the book product of option contract markets (one position and money model beside the
  * perpetuals': the same order store, trade log, ledger holds and serial pipeline; only the money differs).
  *
- *   R1 `pre`:  a place is checked (contract not expired, options account, limit price on the tick, size bounds,
- *              reduce-only / close, orders limit) and holds: a buy its premium at the limit plus the fee bound
+ *   R1 `pre`:  a place is checked (contract not expired, options account, limit price on the tick or a market
+ *              order (price 0, ioc / fok: a limit at marketBound), size bounds, reduce-only / close, orders
+ *              limit) and holds: a buy its premium at the limit plus the fee bound
  *              (fee_cap × premium); a sell the initial margin of its opening part at the index
  *              (options-margin.ts). The order id is stamped and the order recorded open. Amends are refused
  *              (Gate's options API has none); a cancel checks ownership.
@@ -15,7 +16,7 @@
  *
  * Serial (BookProduct.serial): R2 may draw on available (a buy filled after the index moved, a short's margin
  * at the index of the fill). PlaceOrder fields: `kind` Options, `sub` 0, `side`, `amount` contracts (0 with
- * close), `price` ticks, `tif`, `toKind` OptionsFlag bits.
+ * close), `price` ticks (0 with `orderType` Market), `tif`, `toKind` OptionsFlag bits.
  * Allocation: BigInt arithmetic per command; a position object on a user's first trade of a contract.
  */
 import { type Command, CommandType } from '../command.js';
@@ -28,6 +29,7 @@ import { type BookEvents, EventKind } from '../matching/book-events.js';
 import { FinishAs, OrderType, Side, TimeInForce } from '../matching/order-types.js';
 import { ResultCode } from '../result-code.js';
 import { divRound, Round } from '../futures/futures-math.js';
+import type { OptionContract } from './options-contract.js';
 import { feeBound, initialMargin, marginIndex, optionFee, premium } from './options-margin.js';
 import { positionKey } from './options-state.js';
 
@@ -211,8 +213,11 @@ export class OptionsOrders implements BookProduct {
     if ((flags | 0) !== flags || flags < 0 || flags > ALL_FLAGS || c.kind !== AccountKind.Options || c.sub !== 0) return ResultCode.InvalidParam;
     if (S.settled[ci] !== 0 || c.time >= k.expiration * 1e6) return ResultCode.ContractNotFound;
     if (!L.hasAccount(c.uid, cur)) return ResultCode.UserNotFound;
-    if (c.orderType !== OrderType.Limit || c.tif < TimeInForce.Gtc || c.tif > TimeInForce.Fok) return ResultCode.InvalidParam;
-    if (!Number.isSafeInteger(c.amount) || c.amount < 0 || !Number.isSafeInteger(c.price) || c.price <= 0 || c.price % u.tick !== 0) {
+    const market = c.orderType === OrderType.Market;
+    if ((c.orderType !== OrderType.Limit && !market) || c.tif < TimeInForce.Gtc || c.tif > TimeInForce.Fok
+      || (market && c.tif !== TimeInForce.Ioc && c.tif !== TimeInForce.Fok)) return ResultCode.InvalidParam;
+    if (!Number.isSafeInteger(c.amount) || c.amount < 0 || !Number.isSafeInteger(c.price)
+      || (market ? c.price !== 0 : c.price <= 0 || c.price % u.tick !== 0)) {
       return ResultCode.InvalidParam;
     }
     const row = S.ensure(c.uid, ci, c.time);
@@ -228,6 +233,8 @@ export class OptionsOrders implements BookProduct {
       if (c.amount < u.sizeMin) return ResultCode.SizeTooSmall;
     }
     if (c.amount > u.sizeMax) return ResultCode.SizeTooLarge;
+    // A market order is a limit IOC / FOK at the bound no option's premium can pass (marketBound).
+    if (market) c.price = marketBound(k, u.tick, S.index[k.u]!, c.side);
     if ((flags & OptionsFlag.ReduceOnly) !== 0) {
       const reduces = (p.size > 0 && c.side === Side.Sell) || (p.size < 0 && c.side === Side.Buy);
       if (!reduces) return p.size === 0 ? ResultCode.ReduceExceeded : ResultCode.IncreasePosition;
@@ -249,8 +256,10 @@ export class OptionsOrders implements BookProduct {
     c.orderId = candidate;
     c.stpId = ctx.stpOf(c.uid);
     c.toKind = flags;
-    ctx.orders.open(candidate, c.uid, c.market, c.side, OrderType.Limit, c.tif, c.price, c.amount, c.iceberg, c.stpId, c.stpAct, c.text,
-      c.time, L.toAmount(cur, 0n), packAccount(AccountKind.Options, flags));
+    // The order store keeps what the user sent (a market order at price 0); the book gets the bound.
+    ctx.orders.open(candidate, c.uid, c.market, c.side, market ? OrderType.Market : OrderType.Limit, c.tif, market ? 0 : c.price,
+      c.amount, c.iceberg, c.stpId, c.stpAct, c.text, c.time, L.toAmount(cur, 0n), packAccount(AccountKind.Options, flags));
+    c.orderType = OrderType.Limit;
     addOpen(ctx, row, c.side, c.amount, 1);
     return ResultCode.Ok;
   }
@@ -271,6 +280,16 @@ export class OptionsOrders implements BookProduct {
 }
 
 const minOf = (a: bigint, b: bigint): bigint => (a < b ? a : b);
+
+/**
+ * The limit of a market order: a buy pays at most what the option can be worth — a call the index (the strike
+ * while there is none), a put its strike — rounded up to the tick; a sell takes down to one tick.
+ */
+export function marketBound(k: OptionContract, tick: number, index: number, side: number): number {
+  if (side !== Side.Buy) return tick;
+  const cap = k.call ? (index > 0 ? index : k.strike) : k.strike;
+  return Math.ceil(cap / tick) * tick;
+}
 
 /** Open-order counters of a position row. */
 function addOpen(ctx: ExchangeContext, row: number, side: number, lots: number, orders: number): void {

@@ -82,6 +82,15 @@ export class OptionsDriver {
     return this.submit(c);
   }
 
+  /** A market order (price 0): size signed, tif ioc unless told. */
+  marketOrder(uid: number, name: string, size: number, tif = TimeInForce.Ioc): ResultCode {
+    const c = this.#c(CommandType.PlaceOrder);
+    c.uid = uid; c.market = this.market(name); c.kind = AccountKind.Options; c.sub = 0;
+    c.side = size >= 0 ? Side.Buy : Side.Sell; c.amount = Math.abs(size); c.price = 0;
+    c.orderType = OrderType.Market; c.tif = tif;
+    return this.submit(c);
+  }
+
   cancel(uid: number, name: string, orderId: number): ResultCode {
     const c = this.#c(CommandType.CancelOrder);
     c.uid = uid; c.market = this.market(name); c.orderId = orderId;

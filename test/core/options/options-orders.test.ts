@@ -4,6 +4,7 @@
 // out-of-the-money one expires worthless. Each step leaves the ledger and options invariants intact.
 import { describe, expect, it } from 'vitest';
 import { SimClock } from '../../../src/core/clock.js';
+import { TimeInForce } from '../../../src/core/matching/order-types.js';
 import { ResultCode } from '../../../src/core/result-code.js';
 import { E1, optionName, OptionsDriver, T0 } from './options-driver.js';
 
@@ -103,6 +104,22 @@ describe('options orders', () => {
     const c = d.ex.ledger.conservation()[cur]!;
     expect(BigInt(c.feeAccount)).toBe(0n);
     expect(c.clearing).toBe(0n);
+    d.ex.assertInvariants();
+  });
+
+  it('takes market orders as limits at the bound no premium can pass, and returns what they did not use', () => {
+    const d = setUp();
+    expect(d.order(2, CALL, -3, 20_000)).toBe(ResultCode.Ok);
+    expect(d.marketOrder(1, CALL, 5)).toBe(ResultCode.Ok); // ioc
+    // 3 filled at 2000: premium 60, fee min(0.0003 × 3 × 0.01 × 100000, 12.5 % × 60) = 0.9; the rest released
+    expect(d.account(1)).toEqual([99_939_100_000n * U / 1_000_000n, 99_939_100_000n * U / 1_000_000n]);
+    const O = d.ex.orders;
+    const r = O.find(d.ex.lastOrderId);
+    expect([O.price[r], O.type[r], O.left[r], O.filledLots[r]]).toEqual([0, 2, 2, 3]);
+    // A market buy holds the premium at the bound (the index for a call: 100000 × 0.01 × 100000 here) and its fee cap.
+    expect(d.marketOrder(1, CALL, 100_000)).toBe(ResultCode.InsufficientAvailable);
+    expect(d.marketOrder(1, CALL, 1, TimeInForce.Gtc)).toBe(ResultCode.InvalidParam); // gtc is not for market orders
+    expect(d.position(2, CALL)!.size).toBe(-3);
     d.ex.assertInvariants();
   });
 });

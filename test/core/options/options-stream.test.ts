@@ -1,10 +1,11 @@
-// Options on a seeded random stream: orders (gtc, ioc, poc, fok, reduce-only, close), cancels, index moves and
+// Options on a seeded random stream: orders (gtc, ioc, poc, fok, market, reduce-only, close), cancels, index moves and
 // the expiry of the first expiration (its orders cancelled, then settled at the index). After every command the
 // ledger, order and options invariants hold and USDT is conserved (users' options accounts + the platform fee
 // account + clearing = credits); the same commands replayed on a fresh inline engine and on the threaded runner
 // (1 and 2 shards) reach the same state hash.
 import { describe, expect, it } from 'vitest';
 import { Command } from '../../../src/core/command.js';
+import { TimeInForce } from '../../../src/core/matching/order-types.js';
 import { Prng } from '../../../src/core/prng.js';
 import { ResultCode } from '../../../src/core/result-code.js';
 import { InlineEngine } from '../../../src/engine/inline-engine.js';
@@ -50,7 +51,11 @@ function run(seed: number, steps: number): { d: OptionsDriver; codes: number[]; 
     const roll = rng.nextInt(100);
     const uid = USERS[rng.nextInt(USERS.length)]!;
     const name = names[rng.nextInt(names.length)]!;
-    if (roll < 70) {
+    if (roll < 8) {
+      const size = (rng.nextInt(2) === 0 ? 1 : -1) * (1 + rng.nextInt(10));
+      const code = d.marketOrder(uid, name, size, rng.nextInt(2) === 0 ? TimeInForce.Ioc : TimeInForce.Fok);
+      stats[code === ResultCode.Ok ? 'market' : 'refused'] = (stats[code === ResultCode.Ok ? 'market' : 'refused'] ?? 0) + 1;
+    } else if (roll < 70) {
       const size = (rng.nextInt(2) === 0 ? 1 : -1) * (1 + rng.nextInt(20));
       const price = (1 + rng.nextInt(60)) * 500;
       const tif = 1 + rng.nextInt(4);
@@ -81,6 +86,7 @@ describe('options on a random stream', () => {
 
   it('trades, settles and conserves USDT after every command', () => {
     expect(stats.placed).toBeGreaterThan(300);
+    expect(stats.market).toBeGreaterThan(20);
     expect(stats.trades).toBeGreaterThan(100);
     expect(d.ex.options.userSettlements.length).toBeGreaterThan(0);
     expect(d.ex.options.settlements.length).toBe(6);
