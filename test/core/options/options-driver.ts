@@ -83,7 +83,7 @@ export class OptionsDriver {
   }
 
   /** A market order (price 0): size signed, tif ioc unless told. */
-  marketOrder(uid: number, name: string, size: number, tif = TimeInForce.Ioc): ResultCode {
+  marketOrder(uid: number, name: string, size: number, tif: number = TimeInForce.Ioc): ResultCode {
     const c = this.#c(CommandType.PlaceOrder);
     c.uid = uid; c.market = this.market(name); c.kind = AccountKind.Options; c.sub = 0;
     c.side = size >= 0 ? Side.Buy : Side.Sell; c.amount = Math.abs(size); c.price = 0;
