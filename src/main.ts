@@ -33,6 +33,7 @@ import { FuturesServices } from './engine/futures/futures-services.js';
 import { futuresServiceOptions } from './sim/futures-config.js';
 import { OptionsServices } from './engine/options/options-services.js';
 import { optionsServiceOptions } from './sim/options-config.js';
+import { OptionsQuoter } from './sim/options-quoter.js';
 
 export interface StartOptions {
   readonly host?: string | undefined;
@@ -176,6 +177,13 @@ export async function startSimulator(config: SimulatorConfig, options: StartOpti
     server.deps.onClose.push(() => options.close());
     await options.ready();
   }
+  // Quotes on the options books (options.quoter), once the index is known; then on the maker's period.
+  const quoterConfig = config.options?.quoter;
+  const quoter = quoterConfig === undefined ? undefined : new OptionsQuoter(ex, quoterConfig, (c, done) => gateway.submit(c, done));
+  quoter?.tick(clock.nowUs());
+  if (quoter !== undefined) await gateway.settled();
+  const quoterTimer = quoter === undefined ? undefined : setInterval(() => quoter.tick(clock.nowUs()), MARKET_MAKER_TICK_MS);
+  if (quoterTimer !== undefined) server.deps.onClose.push(() => clearInterval(quoterTimer));
   try {
     await server.listen();
   } catch (e) {

@@ -83,6 +83,8 @@ export const DEMO_CONFIG: SimulatorConfig = {
         strikes: ['55000', '60000', '65000'], maker_fee_rate: '0.0003', taker_fee_rate: '0.0003', order_size_min: 1,
         order_size_max: 100000, orders_limit: 50 },
     ],
+    // The market maker's user quotes every contract around the model's mark (sim/options-quoter.ts).
+    quoter: { uid: DEMO_MARKET_MAKER_UID, size: 10, spread: '0.05', requote_ms: 30_000 },
   },
   market_maker: true,
   rate_limits: true,

@@ -6,7 +6,8 @@
  *   "options": {
  *     "underlyings": [{ "name": "BTC_USDT", "multiplier": "0.01", "order_price_round": "0.1", "volatility": "0.6",
  *                       "strikes": ["55000", "60000", "65000"], "expiration_days": [1, 7] }],
- *     "clock": { "enabled": true, "index_interval_ms": 1000 }
+ *     "clock": { "enabled": true, "index_interval_ms": 1000 },
+ *     "quoter": { "uid": 10000, "size": 10, "spread": "0.05", "requote_ms": 30000 }
  *   }
  *
  * Expirations are absolute (`expirations`: seconds since the epoch) or relative (`expiration_days`: 08:00 UTC of
@@ -20,6 +21,7 @@ import { defineUnderlying } from '../core/options/options-contract.js';
 import { ConfigError } from '../core/invariant.js';
 import type { CurrencySpec } from '../core/ledger/currencies.js';
 import type { OptionsServiceOptions } from '../engine/options/options-services.js';
+import type { OptionsQuoterConfig } from './options-quoter.js';
 import { array, bool, fail, integer, object, optional } from './config-check.js';
 
 export interface OptionUnderlyingInput extends Omit<OptionUnderlyingConfig, 'expirations'> {
@@ -30,6 +32,8 @@ export interface OptionUnderlyingInput extends Omit<OptionUnderlyingConfig, 'exp
 export interface OptionsConfig {
   readonly underlyings: readonly OptionUnderlyingInput[];
   readonly clock?: { readonly enabled?: boolean | undefined; readonly index_interval_ms?: number | undefined } | undefined;
+  /** A user quoting every contract (options-quoter.ts); absent: nobody quotes. */
+  readonly quoter?: OptionsQuoterConfig | undefined;
 }
 
 const DAY_S = 86_400;
@@ -67,7 +71,16 @@ export function optionsServiceOptions(o: OptionsConfig | undefined): OptionsServ
 
 /** Validates the `options` section against the currencies. Throws ConfigError naming the field. */
 export function validateOptions(v: unknown, p: string, currencies: readonly CurrencySpec[], startMs: number): void {
-  const o = object(v, p, ['underlyings', 'clock'], ['underlyings']);
+  const o = object(v, p, ['underlyings', 'clock', 'quoter'], ['underlyings']);
+  optional(o, 'quoter', p, (q, qp) => {
+    const qo = object(q, qp, ['uid', 'size', 'spread', 'requote_ms'], ['uid']);
+    integer(1, 2 ** 31 - 1)(qo.uid, `${qp}.uid`);
+    optional(qo, 'size', qp, integer(1, 1_000_000));
+    optional(qo, 'requote_ms', qp, integer(100, DAY_S * 1000));
+    if (qo.spread !== undefined && (typeof qo.spread !== 'string' || !/^0(\.[0-9]{1,8})?$/.test(qo.spread) || Number(qo.spread) <= 0)) {
+      fail(`${qp}.spread`, 'must be a decimal string in (0, 1)');
+    }
+  });
   optional(o, 'clock', p, (c, cp) => {
     const co = object(c, cp, ['enabled', 'index_interval_ms']);
     optional(co, 'enabled', cp, bool);

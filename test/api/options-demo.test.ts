@@ -1,5 +1,5 @@
 // The demo as `npm start` runs it (wall clock, market maker, default engine) lists BTC_USDT options with an
-// index from the market maker's BTC_USDT trades, and unchanged ccxt with DEFAULT options loads spot, swap and
+// index from the market maker's BTC_USDT trades and quotes on every contract, and unchanged ccxt with DEFAULT options loads spot, swap and
 // option markets from it; a demo user can trade an option with ccxt.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../src/main.js';
@@ -28,6 +28,13 @@ describe('options in the demo', () => {
     const contracts = await get('/options/contracts?underlying=BTC_USDT') as { mark_price: string }[];
     expect(contracts).toHaveLength(12);
     for (const c of contracts) expect(Number(c.mark_price)).toBeGreaterThan(0);
+    // The market maker's user quotes every contract around its mark (options.quoter).
+    const tickers = await get('/options/tickers?underlying=BTC_USDT') as Record<string, string | number>[];
+    for (const t of tickers) {
+      expect(Number(t.bid1_price), String(t.name)).toBeLessThan(Number(t.mark_price));
+      expect(Number(t.ask1_price), String(t.name)).toBeGreaterThan(Number(t.mark_price));
+      expect([t.bid1_size, t.ask1_size]).toEqual([10, -10]);
+    }
   });
 
   it('loads with unchanged ccxt (default options) and takes an option order from a demo user', async () => {
@@ -35,7 +42,7 @@ describe('options in the demo', () => {
     const markets = Object.values(await gate.loadMarkets());
     for (const type of ['spot', 'swap', 'option'] as const) expect(markets.some((m) => m?.type === type), type).toBe(true);
     const option = markets.find((m) => m?.option === true && m.optionType === 'put')!;
-    const order = await gate.createOrder(option.symbol, 'limit', 'buy', 1, 10);
+    const order = await gate.createOrder(option.symbol, 'limit', 'buy', 1, 0.1); // below every quote: it rests
     expect(order).toMatchObject({ symbol: option.symbol, status: 'open', amount: 1 });
     const balance = await gate.fetchBalance({ type: 'option' });
     expect(balance.USDT?.free).toBeLessThan(10_000);
