@@ -32,6 +32,9 @@ import { resolveChains } from './sim/chains/chain-spec.js';
 import { WalletSim } from './sim/chains/wallet-sim.js';
 import { FuturesServices } from './engine/futures/futures-services.js';
 import { futuresServiceOptions } from './sim/futures-config.js';
+import { OptionsServices } from './engine/options/options-services.js';
+import { optionsServiceOptions } from './sim/options-config.js';
+import { OptionsQuoter } from './sim/options-quoter.js';
 
 export interface StartOptions {
   readonly host?: string | undefined;
@@ -82,7 +85,7 @@ export async function startSimulator(config: SimulatorConfig, options: StartOpti
   const simClock = config.clock?.type === 'sim' ? new SimClock((config.clock.start_ms ?? DEFAULT_SIM_START_MS) * 1000) : undefined;
   const clock: Clock = simClock ?? new WallClock();
   // The market maker, its users and funds, every amount checked (sim/simulator-setup.ts).
-  const { definition, balances, marketMaker } = simulatorSetup(config);
+  const { definition, balances, marketMaker } = simulatorSetup(config, Math.floor(clock.nowUs() / 1000));
   const engine = config.engine ?? {};
   if (engine.journal !== undefined) ensureJournalDirectory(engine.journal);
   const fsync = engine.fsync;
@@ -167,6 +170,21 @@ export async function startSimulator(config: SimulatorConfig, options: StartOpti
     server.deps.onClose.push(() => futures.close());
     await futures.ready();
   }
+  // Options index and expiry settlement on the engine clock (POST /sim/clock across an expiry settles it).
+  const optionsOptions = optionsServiceOptions(config.options);
+  if (optionsOptions !== undefined) {
+    const options = new OptionsServices(gateway, optionsOptions);
+    server.deps.onClockMove.push(() => options.ready());
+    server.deps.onClose.push(() => options.close());
+    await options.ready();
+  }
+  // Quotes on the options books (options.quoter), once the index is known; then on the maker's period.
+  const quoterConfig = config.options?.quoter;
+  const quoter = quoterConfig === undefined ? undefined : new OptionsQuoter(ex, quoterConfig, (c, done) => gateway.submit(c, done));
+  quoter?.tick(clock.nowUs());
+  if (quoter !== undefined) await gateway.settled();
+  const quoterTimer = quoter === undefined ? undefined : setInterval(() => quoter.tick(clock.nowUs()), MARKET_MAKER_TICK_MS);
+  if (quoterTimer !== undefined) server.deps.onClose.push(() => clearInterval(quoterTimer));
   try {
     await server.listen();
   } catch (e) {

@@ -15,6 +15,8 @@
  *   delivery-place    per UID                    500 / 10 s (delivery create)
  *   delivery-cancel   per UID                    500 / 10 s (delivery single, all and price-order cancels)
  *   delivery          per UID and endpoint       200 / 10 s (every other private /delivery/{settle} route)
+ *   options-place     per UID                    200 / 1 s  (options order create)
+ *   options-cancel    per UID                    200 / 1 s  (options single and cancel-all)
  *   private           per UID and endpoint       150 / 10 s (every other private group)
  *
  * `scale` multiplies every limit (tests, load generation); a disabled limiter admits everything.
@@ -27,7 +29,8 @@
  * cannot grow it without bound).
  */
 export type LimitClass = 'public' | 'spot-place' | 'spot-cancel' | 'spot' | 'wallet' | 'private' | 'wallet-funds' | 'sub-accounts' | 'unified-loans'
-  | 'futures-place' | 'futures-cancel' | 'futures' | 'delivery-place' | 'delivery-cancel' | 'delivery';
+  | 'futures-place' | 'futures-cancel' | 'futures' | 'delivery-place' | 'delivery-cancel' | 'delivery' | 'options-place'
+  | 'options-cancel';
 
 const RULES: Readonly<Record<LimitClass, { limit: number; windowMs: number }>> = {
   public: { limit: 200, windowMs: 10_000 },
@@ -47,6 +50,9 @@ const RULES: Readonly<Record<LimitClass, { limit: number; windowMs: number }>> =
   'delivery-place': { limit: 500, windowMs: 10_000 },
   'delivery-cancel': { limit: 500, windowMs: 10_000 },
   delivery: { limit: 200, windowMs: 10_000 },
+  // Gate's options limits (seed 8.1): 200 places / s and 200 cancels / s per UID.
+  'options-place': { limit: 200, windowMs: 1_000 },
+  'options-cancel': { limit: 200, windowMs: 1_000 },
 };
 
 export interface RateLimitOptions {

@@ -132,7 +132,8 @@ function readHeaders(req: HttpRequest): RequestHeaders {
 const normalizeIp = (ip: string): string => (ip.startsWith('::ffff:') ? ip.slice(7) : ip);
 
 /** Classes counted per UID in total (every route of the class shares one window), not per endpoint (seed 8.1). */
-const PER_UID: ReadonlySet<LimitClass> = new Set<LimitClass>(['spot-cancel', 'futures-place', 'futures-cancel', 'delivery-place', 'delivery-cancel']);
+const PER_UID: ReadonlySet<LimitClass> = new Set<LimitClass>(['spot-cancel', 'futures-place', 'futures-cancel', 'delivery-place',
+  'delivery-cancel', 'options-place', 'options-cancel']);
 
 /**
  * Counts the request under its route's rate class (see rate-limit.ts) and sets the answer's rate-limit headers

@@ -80,6 +80,9 @@ export const CommandType = {
   FuturesDeleverage: 47,
   /** Delivery futures: settlement of an expired contract (futures/delivery-settlement.ts; market = the contract). */
   DeliverySettle: 48,
+  /** Options (see options/options-commands.ts for their fields). */
+  OptionsSetIndex: 56,
+  OptionsSettle: 57,
 } as const;
 export type CommandType = (typeof CommandType)[keyof typeof CommandType];
 

@@ -20,6 +20,7 @@ import type { LedgerState } from '../core/ledger/ledger-state.js';
 import type { UnifiedStateData } from '../core/unified/unified-state.js';
 import type { RecordTableData } from '../core/records/record-table.js';
 import type { FuturesStateData } from '../core/futures/futures-state.js';
+import type { OptionsStateData } from '../core/options/options-state.js';
 import {
   AmountColumn as FbAmountColumn,
   BookSnapshot as FbBookSnapshot,
@@ -162,6 +163,7 @@ export function encodeSnapshot(d: SnapshotData): Uint8Array {
   const unified = d.exchange.unified === undefined ? 0 : b.createString(JSON.stringify(d.exchange.unified));
   const records = d.exchange.records === undefined || d.exchange.records.length === 0 ? 0 : b.createString(JSON.stringify(d.exchange.records));
   const futures = d.exchange.futures === undefined ? 0 : b.createString(JSON.stringify(d.exchange.futures));
+  const options = d.exchange.options === undefined ? 0 : b.createString(JSON.stringify(d.exchange.options));
   FbSnapshot.startSnapshot(b);
   FbSnapshot.addFormatVersion(b, d.formatVersion);
   FbSnapshot.addSeq(b, d.seq);
@@ -175,6 +177,7 @@ export function encodeSnapshot(d: SnapshotData): Uint8Array {
   if (unified !== 0) FbSnapshot.addUnifiedJson(b, unified);
   if (records !== 0) FbSnapshot.addRecordsJson(b, records);
   if (futures !== 0) FbSnapshot.addFuturesJson(b, futures);
+  if (options !== 0) FbSnapshot.addOptionsJson(b, options);
   b.finish(FbSnapshot.endSnapshot(b));
   return b.asUint8Array();
 }
@@ -272,6 +275,7 @@ export function decodeSnapshot(bytes: Uint8Array): SnapshotData {
       ...(s.unifiedJson() === null ? {} : { unified: JSON.parse(s.unifiedJson()!) as UnifiedStateData }),
       ...(s.recordsJson() === null ? {} : { records: JSON.parse(s.recordsJson()!) as RecordTableData }),
       ...(s.futuresJson() === null ? {} : { futures: JSON.parse(s.futuresJson()!) as FuturesStateData }),
+      ...(s.optionsJson() === null ? {} : { options: JSON.parse(s.optionsJson()!) as OptionsStateData }),
     },
     books,
   };

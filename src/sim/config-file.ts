@@ -32,6 +32,7 @@ import { validateServer } from './config-server.js';
 import { simulatorSetup } from './simulator-setup.js';
 import { validateUnified } from './unified-config.js';
 import { type FuturesConfig, settleScales, validateFutures } from './futures-config.js';
+import { configStartMs, validateOptions } from './options-config.js';
 
 export interface ClockConfig {
   readonly type: 'wall' | 'sim';
@@ -102,7 +103,7 @@ export interface SimulatorConfig extends SimConfig {
 const PERM_NAMES = ['spot', 'margin', 'futures', 'delivery', 'options', 'wallet', 'withdrawal', 'unified', 'account', 'sub_accounts'];
 const TOP_FIELDS = ['extends', 'currency_pairs', 'currencies', 'users', 'stp_groups', 'market_maker', 'host', 'port',
   'admin_token', 'clock', 'auth_window_s', 'rate_limits', 'trust_proxy', 'body_limit', 'chains', 'low_cap_currencies',
-  'api_key_limit', 'api_key_change_delay_ms', 'engine', 'unified', 'cancelled_order_retention_s', 'futures'];
+  'api_key_limit', 'api_key_change_delay_ms', 'engine', 'unified', 'cancelled_order_retention_s', 'futures', 'options'];
 
 function pair(v: unknown, p: string): Obj {
   const o = object(v, p, ['id', 'base', 'quote', 'precision', 'amount_precision', 'min_base_amount', 'min_quote_amount',
@@ -148,10 +149,11 @@ function user(v: unknown, p: string, currencies: CurrencyRules): void {
   optional(o, 'locked', p, bool);
   optional(o, 'keys', p, (ks, kp) => array(ks, kp).forEach((k, i) => key(k, `${kp}[${i}]`)));
   if (o.balances !== undefined) {
-    const b = object(o.balances, `${p}.balances`, ['spot', 'futures', 'delivery']);
+    const b = object(o.balances, `${p}.balances`, ['spot', 'futures', 'delivery', 'options']);
     if (b.spot !== undefined) object(b.spot, `${p}.balances.spot`, [...currencies.keys()]);
     if (b.futures !== undefined) object(b.futures, `${p}.balances.futures`, [...currencies.keys()]);
     if (b.delivery !== undefined) object(b.delivery, `${p}.balances.delivery`, [...currencies.keys()]);
+    if (b.options !== undefined) object(b.options, `${p}.balances.options`, [...currencies.keys()]);
     checkBalances(b, `${p}.balances`, currencies);
   }
 }
@@ -179,6 +181,7 @@ export function validateConfig(input: unknown): SimulatorConfig {
   const specs = settleScales(deriveCurrencies(pairs as unknown as MarketConfig[], o.currencies as SimConfig['currencies']),
     o.futures as FuturesConfig | undefined, new Set(((o.currencies ?? []) as Obj[]).map((c) => c.code as string)));
   optional(o, 'futures', '', (f, fp) => validateFutures(f, fp, specs));
+  optional(o, 'options', '', (f, fp) => validateOptions(f, fp, specs, configStartMs(o)));
   const currencies = currencyRules(specs);
   const uids = new Set<number>();
   optional(o, 'users', '', (us, up) => array(us, up).forEach((u, i) => {

@@ -72,7 +72,8 @@ export const DEMO_CONFIG: SimulatorConfig = {
       min_base_amount: '0.001', min_quote_amount: '0.0001', fee: '0.2', maker_fee_rate: '0.2' },
   ],
   users: [
-    { uid: DEMO_MARKET_MAKER_UID, balances: { spot: { USDT: '10000000', BTC: '100', ETH: '1000' }, futures: { USDT: '10000000', BTC: '100' }, delivery: { USDT: '1000000' } } },
+    { uid: DEMO_MARKET_MAKER_UID, balances: { spot: { USDT: '10000000', BTC: '100', ETH: '1000' }, futures: { USDT: '10000000', BTC: '100' }, delivery: { USDT: '1000000' },
+      options: { USDT: '1000000' } } },
     { uid: DEMO_MARKET_TAKER_UID, balances: { spot: { USDT: '1000000', BTC: '10', ETH: '100' }, futures: { USDT: '1000000', BTC: '10' }, delivery: { USDT: '1000000' } } },
     { uid: 10001,
       keys: [
@@ -80,10 +81,11 @@ export const DEMO_CONFIG: SimulatorConfig = {
         { key: 'demo-alice-readonly', secret: 'demo-alice-readonly-secret', mode: 1,
           perms: [{ name: 'spot', read_only: true }, { name: 'wallet', read_only: true }, { name: 'account', read_only: true }] },
       ],
-      balances: { spot: { USDT: '100000', BTC: '2', ETH: '20' }, futures: { USDT: '10000', BTC: '0.5' }, delivery: { USDT: '10000' } } },
+      balances: { spot: { USDT: '100000', BTC: '2', ETH: '20' }, futures: { USDT: '10000', BTC: '0.5' }, delivery: { USDT: '10000' },
+        options: { USDT: '10000' } } },
     { uid: 10002,
       keys: [{ key: 'demo-bob-key', secret: 'demo-bob-secret', mode: 1, perms: 'all', ip_whitelist: [] }],
-      balances: { spot: { USDT: '50000', BTC: '1', ETH: '10' }, futures: { USDT: '10000' }, delivery: { USDT: '10000' } } },
+      balances: { spot: { USDT: '50000', BTC: '1', ETH: '10' }, futures: { USDT: '10000' }, delivery: { USDT: '10000' }, options: { USDT: '10000' } } },
     { uid: 10003,
       keys: [{ key: 'demo-carol-key', secret: 'demo-carol-secret', mode: 1, perms: 'all', ip_whitelist: [] }],
       balances: { spot: { USDT: '25000' } } },
@@ -121,6 +123,17 @@ export const DEMO_CONFIG: SimulatorConfig = {
       ...demoDeliveryContracts(Date.now()),
     ],
     insurance: { USDT: '1000000', BTC: '20' },
+  },
+  // Options (docs/derivatives.md): BTC_USDT calls and puts expiring 1 and 7 days after the start (08:00 UTC), at
+  // strikes around the market maker's 60000; the index follows BTC_USDT spot trades.
+  options: {
+    underlyings: [
+      { name: 'BTC_USDT', multiplier: '0.01', order_price_round: '0.1', volatility: '0.6', expiration_days: [1, 7],
+        strikes: ['55000', '60000', '65000'], maker_fee_rate: '0.0003', taker_fee_rate: '0.0003', order_size_min: 1,
+        order_size_max: 100000, orders_limit: 50 },
+    ],
+    // The market maker's user quotes every contract around the model's mark (sim/options-quoter.ts).
+    quoter: { uid: DEMO_MARKET_MAKER_UID, size: 10, spread: '0.05', requote_ms: 30_000 },
   },
   market_maker: true,
   rate_limits: true,

@@ -63,7 +63,7 @@ export class EmbeddedExchange {
   /** Builds an exchange from a simulator config and credits its opening balances. Throws ConfigError. */
   static create(config: SimConfig, options: EmbeddedOptions = {}): EmbeddedExchange {
     const clock = options.clock ?? new SimClock(Date.UTC(2026, 0, 1) * 1000);
-    const { definition, balances } = definitionFromConfig(config);
+    const { definition, balances } = definitionFromConfig(config, Math.floor(clock.nowUs() / 1000));
     const ex = new EmbeddedExchange(new InlineEngine(definition, { clock, bookFactory: options.bookFactory }), clock);
     for (const b of balances) {
       const to = openingAccount(b.account, ex.exchange.currencyIndex(b.currency));

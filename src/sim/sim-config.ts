@@ -18,6 +18,7 @@ import type { UnifiedDefinition } from '../core/unified/unified-params.js';
 import { amountUnits, checkBalances, currencyRules } from './config-amounts.js';
 import { withLendingDefaults } from './unified-config.js';
 import { type FuturesConfig, settleScales } from './futures-config.js';
+import { configStartMs, type OptionsConfig, optionsDefinition } from './options-config.js';
 import { AccountKind } from '../core/ledger/account-kinds.js';
 import { INSURANCE_UID } from '../core/ledger/futures-funds.js';
 
@@ -48,6 +49,8 @@ export interface SimConfig {
   readonly unified?: UnifiedDefinition;
   /** Perpetual contracts and the insurance funds (futures-config.ts, docs/futures.md). */
   readonly futures?: FuturesConfig;
+  /** Options underlyings, expirations and strikes (options-config.ts, docs/derivatives.md). */
+  readonly options?: OptionsConfig;
 }
 
 /** An opening balance: credited by a Credit command at start-up (so it is journaled like any change). */
@@ -64,6 +67,7 @@ export function openingAccount(account: string, cur: number): { kind: number; su
   if (account === 'unified') return { kind: AccountKind.Unified, sub: 0 };
   if (account === 'futures') return { kind: AccountKind.Futures, sub: cur };
   if (account === 'delivery') return { kind: AccountKind.Delivery, sub: cur };
+  if (account === 'options') return { kind: AccountKind.Options, sub: 0 };
   return { kind: AccountKind.Spot, sub: 0 };
 }
 
@@ -80,7 +84,7 @@ export function deriveCurrencies(pairs: readonly MarketConfig[], explicit: SimCo
  * The exchange definition and opening balances of a simulator config. Balances are checked against their
  * currency (config-amounts.ts; zero credits nothing); the lending pools come last. Throws ConfigError. @allocates
  */
-export function definitionFromConfig(config: SimConfig): { definition: ExchangeDefinition; balances: OpeningBalance[] } {
+export function definitionFromConfig(config: SimConfig, startMs = configStartMs(config)): { definition: ExchangeDefinition; balances: OpeningBalance[] } {
   if (!Array.isArray(config.currency_pairs) || config.currency_pairs.length === 0) {
     throw new ConfigError('config: currency_pairs: at least one pair is required');
   }
@@ -110,6 +114,9 @@ export function definitionFromConfig(config: SimConfig): { definition: ExchangeD
     unified,
     ...(config.futures === undefined || config.futures.contracts.length === 0 ? {} : { futures: { contracts: config.futures.contracts } }),
   };
+  // Options resolve their relative expirations against the start (options-config.ts).
+  const options = optionsDefinition(config.options, startMs);
+  if (options !== undefined) Object.assign(definition, { options });
   for (const [currency, c] of Object.entries(unified.currencies ?? {})) {
     if (c.lendable !== undefined && !isZero(c.lendable)) balances.push({ uid: 0, account: 'unified', currency, amount: c.lendable });
   }

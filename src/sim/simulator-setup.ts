@@ -19,8 +19,8 @@ export interface SimulatorSetup {
 }
 
 /** See the module header. @allocates */
-export function simulatorSetup(config: SimConfig): SimulatorSetup {
-  const { definition, balances } = definitionFromConfig(config);
+export function simulatorSetup(config: SimConfig, startMs?: number): SimulatorSetup {
+  const { definition, balances } = definitionFromConfig(config, startMs);
   const rules = currencyRules(definition.currencies);
   const plan = planMarketMaker(config, definition.currencies, creditedUnits(balances, rules));
   const all = plan === undefined ? balances : [...balances, ...plan.funding];

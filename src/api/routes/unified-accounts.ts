@@ -21,6 +21,7 @@ import type { Reply } from '../http/reply.js';
 import type { Router } from '../router.js';
 import { liquidate, startLiquidator } from '../unified/liquidator.js';
 import { accountView, afterAccrual, currencyList, targetUid, UNIFIED, usd } from '../unified/unified-view.js';
+import { optionsGreeksByBase } from '../../gate/options-shapes.js';
 
 /** How often every borrower is checked for liquidation (wall-clock ms). */
 const LIQUIDATION_PERIOD_MS = 1000;
@@ -84,12 +85,18 @@ export function registerUnifiedAccountRoutes(router: Router, deps: ApiDeps): voi
     const holdings = holdingsOf(ex(), req.uid);
     const fig = figuresOf(ex(), holdings);
     const P = U.params;
-    const units = holdings.filter((h) => h.available + h.freeze + h.borrowed + h.interest > 0n).map((h) => {
+    // Option positions add their greeks to their base currency's unit (display; gate/options-shapes.ts).
+    const greeks = optionsGreeksByBase(ex(), req.uid, deps.gateway.clock.nowUs());
+    const g = (code: string, k: 'gamma' | 'theta' | 'vega'): string => greeks.get(code)?.[k].toFixed(8) ?? '0';
+    const units = holdings.filter((h) => h.available + h.freeze + h.borrowed + h.interest > 0n || greeks.has(h.code)).map((h) => {
       const f = fig.currencies.get(h.code)!;
+      const optionDelta = greeks.get(h.code)?.delta ?? 0;
+      const spotDelta = formatScaled(f.equity, h.scale, h.scale);
       return {
         symbol: h.code, spot_in_use: formatScaled(h.freeze, h.scale, h.scale),
         maintain_margin: usd((f.liabUsd * P.mmrPpm) / 1_000_000n), initial_margin: usd((f.liabUsd * P.imrPpm) / 1_000_000n),
-        delta: formatScaled(f.equity, h.scale, h.scale), gamma: '0', theta: '0', vega: '0',
+        delta: optionDelta === 0 ? spotDelta : (Number(spotDelta) + optionDelta).toFixed(8), gamma: g(h.code, 'gamma'),
+        theta: g(h.code, 'theta'), vega: g(h.code, 'vega'),
       };
     });
     reply.json(200, { user_id: req.uid, spot_hedge: (U.settingsOf(req.uid) & UnifiedSetting.SpotHedge) !== 0, risk_units: units });

@@ -17,6 +17,7 @@ import {
 import type { ApiDeps } from '../deps.js';
 import { type ApiRequest, queryParam } from '../http/api-request.js';
 import { directoryOf } from '../sub-accounts/directory.js';
+import { optionsOrderLossText } from '../../gate/options-shapes.js';
 
 export const UNIFIED = { kind: 'private', group: 'unified' } as const;
 export const USD_DECIMALS = 8;
@@ -106,7 +107,9 @@ export function accountView(ex: Exchange, uid: number, nowUs: number, only?: rea
     total_maintenance_margin_rate: m(marginRate(fig.marginBalance, fig.maintenanceMargin)),
     total_available_margin: m(usd(fig.availableMargin)),
     unified_account_total: usd(fig.totalUsd), unified_account_total_liab: usd(fig.liabUsd),
-    unified_account_total_equity: usd(fig.totalUsd - fig.liabUsd), leverage: '0', spot_order_loss: '0', options_order_loss: '0',
+    unified_account_total_equity: usd(fig.totalUsd - fig.liabUsd), leverage: '0', spot_order_loss: '0',
+    // Portfolio mode counts what open options orders would lose against the mark (gate/options-shapes.ts).
+    options_order_loss: mode === UnifiedMode.Portfolio ? optionsOrderLossText(ex, uid, nowUs) : '0',
     spot_hedge: (settings & UnifiedSetting.SpotHedge) !== 0, use_funding: (settings & UnifiedSetting.UseFunding) !== 0,
     is_all_collateral: true, mode: MODE_NAMES[mode],
   };

@@ -21,6 +21,7 @@ import type { RecordTable } from '../records/record-table.js';
 import type { ResultCode } from '../result-code.js';
 import type { UnifiedState } from '../unified/unified-state.js';
 import type { FuturesState } from '../futures/futures-state.js';
+import type { OptionsState } from '../options/options-state.js';
 import type { ExchangeDefinition } from './exchange-definition.js';
 import type { OrderStore } from './order-store.js';
 import type { TradeLog } from './trade-log.js';
@@ -36,6 +37,8 @@ export interface ExchangeContext {
   readonly records: RecordTable;
   /** Perpetual contracts, their prices, positions and futures accounts (empty without contracts). */
   readonly futures: FuturesState;
+  /** Options underlyings, contracts, index prices, positions and settlements (empty without options). */
+  readonly options: OptionsState;
   /** Every book's market: the spot markets, then one per contract (FuturesState.marketOf). */
   readonly markets: readonly Market[];
   /** How many of `markets` are spot markets (they come first). */

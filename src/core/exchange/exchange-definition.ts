@@ -6,6 +6,7 @@
 import { ConfigError } from '../invariant.js';
 import type { CurrencySpec } from '../ledger/currencies.js';
 import { type ContractConfig, contractMarketSpec } from '../futures/contract.js';
+import { optionMarketSpecs, type OptionsDefinition } from '../options/options-contract.js';
 import type { MarketSpec } from '../market.js';
 import { parseUnits } from '../units.js';
 import type { UnifiedDefinition } from '../unified/unified-params.js';
@@ -45,6 +46,8 @@ export interface ExchangeDefinition {
   readonly unified?: UnifiedDefinition | undefined;
   /** Perpetual futures (docs/futures.md): each contract is also a market (a book) after the spot markets. */
   readonly futures?: FuturesDefinition | undefined;
+  /** Options (docs/derivatives.md): each contract is also a market (a book) after the perpetual contracts. */
+  readonly options?: OptionsDefinition | undefined;
 }
 
 export interface FuturesDefinition {
@@ -53,7 +56,8 @@ export interface FuturesDefinition {
 
 /** The market of every book, in book order: the spot markets, then one per perpetual contract. @allocates */
 export function bookMarketSpecs(def: ExchangeDefinition): MarketSpec[] {
-  return [...def.markets, ...(def.futures?.contracts ?? []).map(contractMarketSpec)];
+  return [...def.markets, ...(def.futures?.contracts ?? []).map(contractMarketSpec),
+    ...optionMarketSpecs(def.options, (code) => def.currencies.find((c) => c.code === code)?.scale)];
 }
 
 const PERCENT_TO_PPM_SCALE = 4;

@@ -14,6 +14,7 @@
  * except non-empty texts and wide fees). Capturing 1M open orders copies ~130 bytes each.
  */
 import type { FuturesStateData } from '../futures/futures-state.js';
+import type { OptionsStateData } from '../options/options-state.js';
 import { type AmountColumn, packAmounts, packText, type TextColumn, unpackAmounts, unpackText } from '../ledger/columns.js';
 import type { LedgerState } from '../ledger/ledger-state.js';
 import type { UnifiedStateData } from '../unified/unified-state.js';
@@ -80,6 +81,8 @@ export interface ExchangeState {
   readonly records?: RecordTableData | undefined;
   /** Perpetual futures (futures/futures-state.ts); absent without contracts and in snapshots written before them. */
   readonly futures?: FuturesStateData | undefined;
+  /** Options (options/options-state.ts); absent without options. */
+  readonly options?: OptionsStateData | undefined;
 }
 
 type Column = Float64Array | Int32Array | Uint8Array;

@@ -30,6 +30,8 @@ import type { BookProduct, CommandProduct, ExchangeContext } from './context.js'
 import { bookMarketSpecs, type ExchangeDefinition, marketFees } from './exchange-definition.js';
 import { assertFuturesInvariants, defineFutures } from '../futures/futures-setup.js';
 import type { FuturesState } from '../futures/futures-state.js';
+import { assertOptionsInvariants, defineOptions } from '../options/options-setup.js';
+import type { OptionsState } from '../options/options-state.js';
 import { type ExchangeState, exportOrders, exportTrades, importOrders, importTrades } from './exchange-state.js';
 import { OrderStore } from './order-store.js';
 import { bookProducts, COMMAND_PRODUCTS } from './products.js';
@@ -71,6 +73,7 @@ export class Exchange implements ExchangeContext {
   /** The fronts' records (API keys, wallet records, price triggers …), put by commands. */
   readonly records = new RecordTable();
   readonly futures: FuturesState;
+  readonly options: OptionsState;
   readonly markets: readonly Market[];
   readonly spotMarkets: number;
   /** Currency codes by index (the `currency` field of commands). */
@@ -101,6 +104,7 @@ export class Exchange implements ExchangeContext {
     this.spotMarkets = spot.length;
     this.markets = [...spot, ...bookMarketSpecs(def).slice(spot.length).map(defineMarket)];
     this.futures = defineFutures(def, this.ledger, this.currencies, this.markets.length);
+    this.options = defineOptions(def, this.currencies, this.spotMarkets + this.futures.contracts.length, this.markets.length);
     // Seed 4.6: a unified account's USDT futures settle in, and take margin from, its unified (Spot) USDT.
     const usdt = this.currencies.indexOf('USDT');
     this.ledger.futures.marginOnSpot((uid, cur) => cur === usdt && this.unified.carriesUsdtFutures(uid));
@@ -113,7 +117,7 @@ export class Exchange implements ExchangeContext {
     }
     for (const g of def.stp_groups ?? []) for (const uid of g.users) this.#stp.set(uid, g.id);
     for (const p of COMMAND_PRODUCTS) for (const t of p.commands) this.#byType[t] = p;
-    this.#bookOf = bookProducts(this.spotMarkets, this.futures.contracts.length);
+    this.#bookOf = bookProducts(this.spotMarkets, this.futures.contracts.length, this.options.contracts.length);
   }
 
   /** Index of a spot market id (e.g. "BTC_USDT"), or -1 (a contract's market is found through `futures`). */
@@ -209,6 +213,7 @@ export class Exchange implements ExchangeContext {
     this.records.hashInto(h);
     // A definition without contracts hashes as it did before futures existed.
     if (this.futures.contracts.length > 0) this.futures.hashInto(h);
+    if (this.options.contracts.length > 0) this.options.hashInto(h);
     for (const b of bookHashes) h.addString(b);
     return h.digest();
   }
@@ -223,6 +228,7 @@ export class Exchange implements ExchangeContext {
       unified: this.unified.exportData(),
       records: this.records.exportData(),
       futures: this.futures.contracts.length > 0 ? this.futures.exportData() : undefined,
+      options: this.options.contracts.length > 0 ? this.options.exportData() : undefined,
     };
   }
 
@@ -238,13 +244,16 @@ export class Exchange implements ExchangeContext {
     if (state.unified !== undefined) this.unified.importData(state.unified);
     if (state.records !== undefined) this.records.importData(state.records);
     if (state.futures !== undefined) this.futures.importData(state.futures);
+    if (state.options !== undefined) this.options.importData(state.options);
   }
 
   assertInvariants(): void {
     this.ledger.assertInvariants();
-    const futuresHolds = this.futures.contracts.length > 0 ? this.ledger.futures.holdCounts().positions : 0;
+    // Futures and options position holds (both of the futures position type) belong to no order.
+    const futuresHolds = this.futures.contracts.length + this.options.contracts.length > 0 ? this.ledger.futures.holdCounts().positions : 0;
     invariant(this.orders.openCount === this.ledger.holdCount - this.ledger.withdrawalHoldCount - futuresHolds,
       'open orders and holds differ');
     if (this.futures.contracts.length > 0) assertFuturesInvariants(this);
+    if (this.options.contracts.length > 0) assertOptionsInvariants(this);
   }
 }

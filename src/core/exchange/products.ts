@@ -23,6 +23,8 @@ import { FUNDS } from './funds-commands.js';
 import { SpotOrders } from './spot-orders.js';
 import { FUTURES_COMMANDS } from '../futures/futures-commands.js';
 import { FuturesOrders } from '../futures/futures-orders.js';
+import { OPTIONS_COMMANDS } from '../options/options-commands.js';
+import { OptionsOrders } from '../options/options-orders.js';
 
 const USERS: CommandProduct = {
   name: 'users',
@@ -38,14 +40,17 @@ const RECORDS: CommandProduct = {
 };
 
 /** Every product whose commands complete in R1. */
-export const COMMAND_PRODUCTS: readonly CommandProduct[] = [FUNDS, USERS, RECORDS, UNIFIED_LOANS, MARGIN_LOANS, FUTURES_COMMANDS];
+export const COMMAND_PRODUCTS: readonly CommandProduct[] = [FUNDS, USERS, RECORDS, UNIFIED_LOANS, MARGIN_LOANS, FUTURES_COMMANDS,
+  OPTIONS_COMMANDS];
 
 /**
  * The book product of each market: `spot` spot markets, then `contracts` perpetual contracts (a fresh instance
  * per exchange: products keep scratch state).
  */
-export function bookProducts(spot: number, contracts: number): BookProduct[] {
+export function bookProducts(spot: number, contracts: number, options = 0): BookProduct[] {
   const spotOrders = new SpotOrders();
   const futuresOrders = new FuturesOrders();
-  return [...Array.from({ length: spot }, () => spotOrders), ...Array.from({ length: contracts }, () => futuresOrders)];
+  const optionsOrders = new OptionsOrders();
+  return [...Array.from({ length: spot }, () => spotOrders), ...Array.from({ length: contracts }, () => futuresOrders),
+    ...Array.from({ length: options }, () => optionsOrders)];
 }

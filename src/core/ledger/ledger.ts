@@ -40,6 +40,7 @@ import { settleFill } from './settlement.js';
 import { heldForWithdrawal, holdWithdrawal, releaseWithdrawal, settleWithdrawal, withdrawalHoldCount } from './withdraw-funds.js';
 import { borrow, chargeInterest, loanOf, type LoanRow, openLoans, poolAvailable, repay } from './loan-funds.js';
 import { FuturesFunds } from './futures-funds.js';
+import { OptionsFunds } from './options-funds.js';
 
 export interface LedgerOptions {
   /** Account-book entries retained (ring buffer; the oldest are dropped). Default 1 << 16; 0 keeps none. */
@@ -51,6 +52,8 @@ export class Ledger {
   readonly #view = new BalanceView();
   /** Futures money: margin holds, realised PnL through clearing, fees, the insurance funds (futures-funds.ts). */
   readonly futures: FuturesFunds;
+  /** Options money: order and short-position holds, premiums, fees, expiry payoffs (options-funds.ts). */
+  readonly options: OptionsFunds;
 
   /** @allocates the tables. */
   constructor(options: LedgerOptions = {}) {
@@ -65,6 +68,7 @@ export class Ledger {
     };
     this.#p.store.addUser(PLATFORM_UID, 0);
     this.futures = new FuturesFunds(this.#p);
+    this.options = new OptionsFunds(this.#p);
   }
 
   /** Registers a currency; returns its index. Throws ConfigError on a bad spec. @allocates */

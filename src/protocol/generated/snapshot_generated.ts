@@ -2730,8 +2730,19 @@ futuresJson(optionalEncoding?:any):string|Uint8Array|null {
   return offset ? this.bb!.__string(this.bb_pos + offset, optionalEncoding) : null;
 }
 
+/**
+ * Options beside the ledger (core/options/options-state.ts, OptionsStateData: index prices, settled contracts,
+ * positions, settlements) as JSON; absent in snapshots written before options or without them.
+ */
+optionsJson():string|null
+optionsJson(optionalEncoding:flatbuffers.Encoding):string|Uint8Array|null
+optionsJson(optionalEncoding?:any):string|Uint8Array|null {
+  const offset = this.bb!.__offset(this.bb_pos, 28);
+  return offset ? this.bb!.__string(this.bb_pos + offset, optionalEncoding) : null;
+}
+
 static startSnapshot(builder:flatbuffers.Builder) {
-  builder.startObject(12);
+  builder.startObject(13);
 }
 
 static addFormatVersion(builder:flatbuffers.Builder, formatVersion:number) {
@@ -2792,6 +2803,10 @@ static addRecordsJson(builder:flatbuffers.Builder, recordsJsonOffset:flatbuffers
 
 static addFuturesJson(builder:flatbuffers.Builder, futuresJsonOffset:flatbuffers.Offset) {
   builder.addFieldOffset(11, futuresJsonOffset, 0);
+}
+
+static addOptionsJson(builder:flatbuffers.Builder, optionsJsonOffset:flatbuffers.Offset) {
+  builder.addFieldOffset(12, optionsJsonOffset, 0);
 }
 
 static endSnapshot(builder:flatbuffers.Builder):flatbuffers.Offset {

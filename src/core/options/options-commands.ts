@@ -1,0 +1,111 @@
+/**
+ * Options commands that complete in R1, issued by the engine's edge (engine/options/options-services.ts):
+ *
+ *   type              sub               price                   amount
+ *   OptionsSetIndex   underlying index  index ticks (> 0)       -
+ *   OptionsSettle     underlying index  settlement ticks (> 0)  expiration (seconds since the epoch)
+ *
+ * OptionsSettle settles every contract of one expiration of an underlying, once its time has come (command time ≥
+ * expiration) and none of its orders is open (the edge cancels them first: OrderPending otherwise):
+ * in-the-money positions settle against the settlement price X — each short pays k × multiplier × intrinsic(X)
+ * from its account (its position margin returned first), each long receives as much — and out-of-the-money ones
+ * expire worthless; every position of the expiration is then empty, and settlement records are kept.
+ * Payments go through the clearing balance and net back to zero within the command. A seller who cannot pay
+ * in full (no liquidation of options, see docs/derivatives.md) leaves a shortfall the platform fee account
+ * covers; should even that fall short, longs are paid in position order until the pool is used up.
+ */
+import { type Command, CommandType } from '../command.js';
+import type { CommandProduct, ExchangeContext } from '../exchange/context.js';
+import { invariant } from '../invariant.js';
+import { ResultCode } from '../result-code.js';
+import { payoff } from './options-margin.js';
+import { OptionsState, positionKey } from './options-state.js';
+
+function setIndex(ctx: ExchangeContext, c: Command): ResultCode {
+  const S = ctx.options;
+  if ((c.sub | 0) !== c.sub || c.sub < 0 || c.sub >= S.underlyings.length) return ResultCode.InvalidParam;
+  if (!Number.isSafeInteger(c.price) || c.price <= 0) return ResultCode.InvalidParam;
+  S.index[c.sub] = c.price;
+  return ResultCode.Ok;
+}
+
+function settle(ctx: ExchangeContext, c: Command): ResultCode {
+  const S = ctx.options;
+  const ui = c.sub;
+  if ((ui | 0) !== ui || ui < 0 || ui >= S.underlyings.length) return ResultCode.InvalidParam;
+  const u = S.underlyings[ui]!;
+  const exp = c.amount;
+  const X = c.price;
+  if (!u.expirations.includes(exp) || !Number.isSafeInteger(X) || X <= 0) return ResultCode.InvalidParam;
+  if (c.time < exp * 1e6) return ResultCode.NothingDue;
+  const cis: number[] = [];
+  S.contracts.forEach((k, i) => { if (k.u === ui && k.expiration === exp) cis.push(i); });
+  if (S.settled[cis[0]!] !== 0) return ResultCode.NothingDue;
+  const rows: number[] = [];
+  for (let r = 0; r < S.rows.length; r++) {
+    const p = S.rows[r]!;
+    if (!cis.includes(p.ci)) continue;
+    if (p.pending !== 0) return ResultCode.OrderPending;
+    rows.push(r);
+  }
+  const L = ctx.ledger.options;
+  const cur = S.settleCur[ui]!;
+  const t = Math.floor(c.time / 1e6);
+  for (const ci of cis) {
+    S.settled[ci] = X;
+    OptionsState.push(S.settlements, { t, ci, price: X });
+  }
+  // Shorts pay first (their position margin returned to available), then the platform covers a shortfall.
+  let pool = 0n;
+  let shortfall = 0n;
+  const profit = new Map<number, bigint>();
+  for (const r of rows) {
+    const p = S.rows[r]!;
+    if (p.size >= 0) continue;
+    const k = S.contracts[p.ci]!;
+    if (L.held(positionKey(r)) >= 0n) invariant(L.closeHold(positionKey(r)) === ResultCode.Ok, 'options margin not released');
+    const owed = payoff(u, k, BigInt(-p.size), X);
+    const avail = L.available(p.uid, cur);
+    const paid = owed < avail ? owed : avail;
+    invariant(L.clear(c.time, p.uid, cur, -paid, k.name, 0) === ResultCode.Ok, 'options settlement not paid');
+    pool += paid;
+    shortfall += owed - paid;
+    profit.set(r, -paid);
+  }
+  if (shortfall > 0n) {
+    const cover = shortfall < L.platformAvailable(cur) ? shortfall : L.platformAvailable(cur);
+    invariant(L.platformCover(c.time, cur, cover, u.name, exp) === ResultCode.Ok, 'options shortfall not covered');
+    pool += cover;
+  }
+  for (const r of rows) {
+    const p = S.rows[r]!;
+    if (p.size <= 0) continue;
+    const k = S.contracts[p.ci]!;
+    const owed = payoff(u, k, BigInt(p.size), X);
+    const got = owed < pool ? owed : pool;
+    pool -= got;
+    invariant(L.clear(c.time, p.uid, cur, got, k.name, 0) === ResultCode.Ok, 'options settlement not received');
+    profit.set(r, got);
+  }
+  invariant(pool === 0n, 'options settlement pool not emptied');
+  for (const r of rows) {
+    const p = S.rows[r]!;
+    if (p.size === 0) continue;
+    const got = profit.get(r) ?? 0n;
+    p.pnl += got - p.cost;
+    OptionsState.push(S.userSettlements, { t, uid: p.uid, ci: p.ci, size: p.size, profit: got.toString(), pnl: p.pnl.toString(), price: X });
+    p.size = 0;
+    p.cost = 0n;
+    p.updateTime = c.time;
+  }
+  return ResultCode.Ok;
+}
+
+export const OPTIONS_COMMANDS: CommandProduct = {
+  name: 'options',
+  commands: [CommandType.OptionsSetIndex, CommandType.OptionsSettle],
+  apply(ctx, c) {
+    if (ctx.options.contracts.length === 0) return ResultCode.InvalidParam;
+    return c.type === CommandType.OptionsSetIndex ? setIndex(ctx, c) : settle(ctx, c);
+  },
+};

@@ -1,0 +1,163 @@
+/**
+ * The options state beside the ledger: underlyings and contracts, index prices, positions, settlements.
+ *
+ * Money lives in the ledger (ledger/options-funds.ts): premiums are paid in full at each fill, so a position
+ * keeps no basis the ledger must balance; `cost` (the premium paid, positive, or received, negative, for what is
+ * still open) and realised PnL are bookkeeping for the routes. A short position's margin is its ledger hold
+ * (positionKey). Positions are rows that are never removed (a closed one keeps size 0), like the futures store.
+ *
+ * Costs: rows are plain arrays (one object per position, allocated on first trade); histories are bounded
+ * (HISTORY_CAP rows, oldest dropped); hashing, export and import are O(state) and allocate.
+ */
+import { invariant } from '../invariant.js';
+import type { StateHasher } from '../state-hash.js';
+import { HISTORY_CAP } from '../futures/futures-state.js';
+import type { OptionContract, OptionUnderlying } from './options-contract.js';
+
+/** Hold keys of short positions: −(POSITION_KEY_BASE + row), far below the futures position keys (−(row + 1)). */
+export const POSITION_KEY_BASE = 2 ** 40;
+export const positionKey = (row: number): number => -(POSITION_KEY_BASE + row);
+
+export interface OptionPosition {
+  readonly uid: number;
+  readonly ci: number;
+  size: number;
+  /** Premium of the open part: paid (> 0, long) or received (< 0, short), settle units. */
+  cost: bigint;
+  /** Realised PnL: closing trades' premium differences and expiry payoffs, less fees. */
+  pnl: bigint;
+  /** Contracts of open buy and sell orders, and open orders. */
+  openBuy: number;
+  openSell: number;
+  pending: number;
+  updateTime: number;
+}
+
+/** A contract's settlement (public): time in seconds, settlement price in ticks. */
+export interface SettlementRow { readonly t: number; readonly ci: number; readonly price: number }
+/** A user's settlement: its size, the payoff (signed, settle units) and the realised PnL of the position. */
+export interface UserSettlementRow {
+  readonly t: number; readonly uid: number; readonly ci: number; readonly size: number; readonly profit: string;
+  readonly pnl: string; readonly price: number;
+}
+
+export interface OptionsStateData {
+  readonly index: readonly number[];
+  readonly settled: readonly number[];
+  readonly positions: readonly (readonly (number | string)[])[];
+  readonly settlements: readonly SettlementRow[];
+  readonly userSettlements: readonly UserSettlementRow[];
+}
+
+export class OptionsState {
+  readonly underlyings: readonly OptionUnderlying[];
+  readonly contracts: readonly OptionContract[];
+  /** Market index of each contract. */
+  readonly marketOf: readonly number[];
+  /** Ledger index of each underlying's settle (quote) currency. */
+  readonly settleCur: readonly number[];
+  readonly #contractOf: Int32Array;
+  /** Index price of each underlying, in its ticks (0: none yet). */
+  readonly index: Float64Array;
+  /** Settlement price of each contract in ticks; 0 while it is not settled. */
+  readonly settled: Float64Array;
+  readonly rows: OptionPosition[] = [];
+  readonly #rowOf = new Map<number, number>();
+  settlements: SettlementRow[] = [];
+  userSettlements: UserSettlementRow[] = [];
+
+  /** @allocates */
+  constructor(underlyings: readonly OptionUnderlying[], contracts: readonly OptionContract[], firstMarket: number, markets: number,
+    settleCur: readonly number[]) {
+    this.underlyings = underlyings;
+    this.contracts = contracts;
+    this.marketOf = contracts.map((_, i) => firstMarket + i);
+    this.settleCur = settleCur;
+    this.#contractOf = new Int32Array(markets).fill(-1);
+    this.marketOf.forEach((m, i) => { this.#contractOf[m] = i; });
+    this.index = new Float64Array(underlyings.length);
+    this.settled = new Float64Array(contracts.length);
+  }
+
+  /** The contract of market `m`, or -1. */
+  contractOf(m: number): number {
+    return (m | 0) === m && m >= 0 && m < this.#contractOf.length ? this.#contractOf[m]! : -1;
+  }
+
+  /** The contract named `name`, or -1. */
+  contractIndex(name: string): number {
+    return this.contracts.findIndex((c) => c.name === name);
+  }
+
+  /** The underlying named `name`, or -1. */
+  underlyingIndex(name: string): number {
+    return this.underlyings.findIndex((u) => u.name === name);
+  }
+
+  /** The row of (uid, contract), or -1. */
+  find(uid: number, ci: number): number {
+    return this.#rowOf.get(uid * this.contracts.length + ci) ?? -1;
+  }
+
+  /** The row of (uid, contract), created empty when absent. @allocates on creation */
+  ensure(uid: number, ci: number, time: number): number {
+    const key = uid * this.contracts.length + ci;
+    let r = this.#rowOf.get(key);
+    if (r === undefined) {
+      r = this.rows.length;
+      this.rows.push({ uid, ci, size: 0, cost: 0n, pnl: 0n, openBuy: 0, openSell: 0, pending: 0, updateTime: time });
+      this.#rowOf.set(key, r);
+    }
+    return r;
+  }
+
+  /** Drops rows created after `count` rows existed (a rejected command leaves none). */
+  truncate(count: number): void {
+    while (this.rows.length > count) {
+      const p = this.rows.pop()!;
+      this.#rowOf.delete(p.uid * this.contracts.length + p.ci);
+    }
+  }
+
+  static push<T>(list: T[], row: T): void {
+    list.push(row);
+    if (list.length > HISTORY_CAP) list.shift();
+  }
+
+  /** @allocates */
+  hashInto(h: StateHasher): void {
+    h.add(this.contracts.length).add(this.rows.length);
+    for (const v of this.index) h.add(v);
+    for (const v of this.settled) h.add(v);
+    for (const p of this.rows) {
+      h.add(p.uid).add(p.ci).add(p.size).add(p.openBuy).add(p.openSell).add(p.pending).add(p.updateTime)
+        .addString(`${p.cost}:${p.pnl}`);
+    }
+    h.add(this.settlements.length).add(this.userSettlements.length);
+  }
+
+  /** @allocates */
+  exportData(): OptionsStateData {
+    return {
+      index: [...this.index], settled: [...this.settled],
+      positions: this.rows.map((p) => [p.uid, p.ci, p.size, p.cost.toString(), p.pnl.toString(), p.openBuy, p.openSell, p.pending, p.updateTime]),
+      settlements: [...this.settlements], userSettlements: [...this.userSettlements],
+    };
+  }
+
+  /** Restores exported rows into this fresh state (same definition). @allocates */
+  importData(d: OptionsStateData): void {
+    invariant(this.rows.length === 0, 'options: import needs a fresh state');
+    invariant(d.index.length === this.index.length && d.settled.length === this.settled.length, 'options: state of another definition');
+    d.index.forEach((v, i) => { this.index[i] = v; });
+    d.settled.forEach((v, i) => { this.settled[i] = v; });
+    for (const row of d.positions) {
+      const r = this.ensure(row[0] as number, row[1] as number, row[8] as number);
+      const p = this.rows[r]!;
+      p.size = row[2] as number; p.cost = BigInt(row[3] as string); p.pnl = BigInt(row[4] as string);
+      p.openBuy = row[5] as number; p.openSell = row[6] as number; p.pending = row[7] as number;
+    }
+    this.settlements = [...d.settlements];
+    this.userSettlements = [...d.userSettlements];
+  }
+}

@@ -1,0 +1,210 @@
+/**
+ * The options services of the engine clock: the index of each underlying and the settlement of expirations. They
+ * live at the edge like the futures services (futures-services.ts): they read the exchange, decide and submit
+ * ordinary commands through the host, so the journal holds every index and settlement and a replay reproduces
+ * them without running this code.
+ *
+ * One pass at a time, each command submitted after the previous one completed:
+ *   1. index, every `indexIntervalMs` of the engine clock (or on demand): per underlying, an override (control
+ *      plane), else the last trade of its `index_source` spot market in option ticks (half up); an
+ *      OptionsSetIndex only when it differs from the state;
+ *   2. expiry, for each (underlying, expiration) the engine clock reached and not yet settled: every open order of
+ *      its contracts is cancelled (CancelOrder, FinishAs cancelled), then an OptionsSettle at the index (the
+ *      settlement price; Gate uses a 30-minute average of the index before expiry, see docs/derivatives.md).
+ *      An underlying without any index yet is settled at its next pass that has one.
+ * POST /sim/clock waits on `ready()`, so moving the simulated clock across an expiry settles it before it answers.
+ * Costs: one incremental pass over new trades (LastPrices), O(contracts + open orders of expiring contracts).
+ */
+import type { Clock } from '../../core/clock.js';
+import { Command, CommandType } from '../../core/command.js';
+import type { Exchange } from '../../core/exchange/exchange.js';
+import { ResultCode } from '../../core/result-code.js';
+import { LastPrices, rescaleTicks } from '../futures/futures-prices.js';
+
+export interface OptionsHost {
+  readonly exchange: Exchange;
+  readonly clock: Clock;
+  submit(cmd: Command, done: (code: ResultCode) => void): void;
+}
+
+export interface OptionsServiceOptions {
+  /** Engine-clock ms between index steps. Default 1000. */
+  readonly indexIntervalMs?: number | undefined;
+  /** Wall-clock ms between due checks; 0: no timer (the caller drives poll/ready). Default 100. */
+  readonly checkMs?: number | undefined;
+}
+
+const registry = new WeakMap<Exchange, OptionsServices>();
+const READY_PASSES = 1000;
+
+/** The services running on `ex`, if any. */
+export const optionsServicesOf = (ex: Exchange): OptionsServices | undefined => registry.get(ex);
+
+export class OptionsServices {
+  readonly #host: OptionsHost;
+  readonly #ex: Exchange;
+  readonly #intervalUs: number;
+  readonly #last: LastPrices;
+  readonly #override: (number | undefined)[];
+  readonly #cmd = new Command();
+  readonly stats = { indexUpdates: 0, settlements: 0, cancels: 0, passes: 0 };
+  #lastIndexUs = Number.NEGATIVE_INFINITY;
+  #force = false;
+  #running = false;
+  #idle: (() => void)[] = [];
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(host: OptionsHost, options: OptionsServiceOptions = {}) {
+    this.#host = host;
+    this.#ex = host.exchange;
+    this.#intervalUs = (options.indexIntervalMs ?? 1000) * 1000;
+    this.#last = new LastPrices(this.#ex);
+    this.#override = new Array<number | undefined>(this.#ex.options.underlyings.length).fill(undefined);
+    registry.set(this.#ex, this);
+    const checkMs = options.checkMs ?? 100;
+    if (checkMs > 0 && this.#ex.options.contracts.length > 0) {
+      this.#timer = setInterval(() => this.#poll(), checkMs);
+      this.#timer.unref();
+    }
+  }
+
+  /** Overrides underlying `ui`'s index (option ticks; null: back to its source); applied at once. */
+  setIndexPrice(ui: number, ticks: number | null): Promise<void> {
+    this.#override[ui] = ticks ?? undefined;
+    this.#force = true;
+    return this.ready();
+  }
+
+  /** Starts what is due, synchronously (a synchronous host runs it to the end). */
+  poll(): void {
+    for (let i = 0; i < READY_PASSES; i++) {
+      if (this.#running || !this.#due()) return;
+      this.#poll();
+    }
+  }
+
+  /** Runs what is due until nothing is (bounded); resolves once every command it issued completed. */
+  async ready(): Promise<void> {
+    for (let i = 0; i < READY_PASSES; i++) {
+      if (this.#running) await new Promise<void>((resolve) => { this.#idle.push(resolve); });
+      if (!this.#due()) return;
+      this.#poll();
+    }
+  }
+
+  close(): void {
+    if (this.#timer !== undefined) clearInterval(this.#timer);
+    this.#timer = undefined;
+    if (registry.get(this.#ex) === this) registry.delete(this.#ex);
+  }
+
+  #due(): boolean {
+    const now = this.#host.clock.nowUs();
+    return this.#force || now >= this.#lastIndexUs + this.#intervalUs || this.#expiryDue(now) !== undefined;
+  }
+
+  /** The first (underlying, expiration) the clock reached that is not settled and has an index, or undefined. */
+  #expiryDue(now: number): [number, number] | undefined {
+    const S = this.#ex.options;
+    for (let ci = 0; ci < S.contracts.length; ci++) {
+      const k = S.contracts[ci]!;
+      if (S.settled[ci] === 0 && now >= k.expiration * 1e6 && S.index[k.u]! > 0) return [k.u, k.expiration];
+    }
+    return undefined;
+  }
+
+  #poll(): void {
+    if (this.#running || this.#ex.options.contracts.length === 0 || !this.#due()) return;
+    this.#running = true;
+    this.stats.passes++;
+    this.#drive(this.#steps(), () => {
+      this.#running = false;
+      const waiting = this.#idle;
+      this.#idle = [];
+      for (const w of waiting) w();
+    });
+  }
+
+  /** Submits each command the generator yields after the previous one completed; `done` at its end. */
+  #drive(gen: Generator<Command, void, ResultCode>, done: () => void): void {
+    const step = (code: ResultCode): void => {
+      for (;;) {
+        const r = gen.next(code);
+        if (r.done === true) return done();
+        let sync = true;
+        let answered: ResultCode | undefined;
+        this.#host.submit(r.value, (c) => {
+          if (sync) answered = c;
+          else step(c);
+        });
+        sync = false;
+        if (answered === undefined) return;
+        code = answered;
+      }
+    };
+    step(ResultCode.Ok);
+  }
+
+  *#steps(): Generator<Command, void, ResultCode> {
+    const now = this.#host.clock.nowUs();
+    if (this.#force || now >= this.#lastIndexUs + this.#intervalUs) {
+      this.#force = false;
+      this.#lastIndexUs = now;
+      yield* this.#indexStep();
+    }
+    const tried = new Set<string>();
+    for (let due = this.#expiryDue(now); due !== undefined; due = this.#expiryDue(now)) {
+      const key = `${due[0]}/${due[1]}`;
+      if (tried.has(key)) return; // refused once this pass (e.g. the gateway stopped): next pass
+      tried.add(key);
+      yield* this.#settleStep(due[0], due[1]);
+    }
+  }
+
+  *#indexStep(): Generator<Command, void, ResultCode> {
+    const ex = this.#ex;
+    const S = ex.options;
+    this.#last.refresh();
+    for (let ui = 0; ui < S.underlyings.length; ui++) {
+      const index = this.#indexOf(ui);
+      if (index === undefined || index <= 0 || index === S.index[ui]) continue;
+      const c = this.#cmd.clear();
+      c.type = CommandType.OptionsSetIndex; c.sub = ui; c.price = index;
+      if ((yield c) === ResultCode.Ok) this.stats.indexUpdates++;
+    }
+  }
+
+  *#settleStep(ui: number, expiration: number): Generator<Command, void, ResultCode> {
+    const ex = this.#ex;
+    const S = ex.options;
+    const O = ex.orders;
+    const open: [number, number, number][] = [];
+    // Open orders are counted on their position rows (pending), so only those users' books are read.
+    for (const p of S.rows) {
+      const k = S.contracts[p.ci]!;
+      if (p.pending === 0 || k.u !== ui || k.expiration !== expiration) continue;
+      const m = S.marketOf[p.ci]!;
+      for (const r of O.openOf(p.uid, m)) open.push([p.uid, m, O.id[r]!]);
+    }
+    for (const [uid, m, id] of open) {
+      const c = this.#cmd.clear();
+      c.type = CommandType.CancelOrder; c.uid = uid; c.market = m; c.orderId = id;
+      if ((yield c) === ResultCode.Ok) this.stats.cancels++;
+    }
+    const c = this.#cmd.clear();
+    c.type = CommandType.OptionsSettle; c.sub = ui; c.amount = expiration; c.price = S.index[ui]!;
+    if ((yield c) === ResultCode.Ok) this.stats.settlements++;
+  }
+
+  /** Underlying `ui`'s index in option ticks: the override, else its spot source's last trade; undefined: none. */
+  #indexOf(ui: number): number | undefined {
+    const forced = this.#override[ui];
+    if (forced !== undefined) return forced;
+    const ex = this.#ex;
+    const u = ex.options.underlyings[ui]!;
+    const spot = ex.marketIndex(u.indexSource);
+    if (spot < 0) return undefined;
+    const p = this.#last.of(spot);
+    return Number.isNaN(p) ? undefined : rescaleTicks(p, ex.markets[spot]!.priceScale, u.priceScale);
+  }
+}
