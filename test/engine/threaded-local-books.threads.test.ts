@@ -24,9 +24,14 @@ function recordInline(seed: number): Recorded {
   const cmds: Command[] = [];
   const codes: ResultCode[] = [];
   const submit = d.engine.submit.bind(d.engine);
+  // The command as submitted (as the journal keeps it), with the seq and time the sequencer stamped: R1 rewrites
+  // some fields in place (a futures market order becomes a limit at its slippage bound), which a replay must not see.
   d.engine.submit = (c: Command, continues?: boolean): ResultCode => {
+    const sent = new Command().copyFrom(c);
     const code = submit(c, continues);
-    cmds.push(new Command().copyFrom(c));
+    sent.seq = c.seq;
+    sent.time = c.time;
+    cmds.push(sent);
     codes.push(code);
     return code;
   };

@@ -48,7 +48,7 @@ async function expectStopped(sim: Simulator, reason: RegExp): Promise<void> {
 
 describe('an engine that stops', () => {
   it('threaded: a dead shard worker answers every request in flight and every later write with 503', async () => {
-    const sim = await startTestSimulator();
+    const sim = await startTestSimulator({ engine: { runner: 'threaded' } });
     expect((await plainFetch(sim.server.port, '/sim/health')).body).toMatchObject({ status: 'ok' });
     const [, log] = await capturingErrors(async () => {
       const inFlight = Array.from({ length: 20 }, (_, i) => order(sim, { side: 'sell', amount: '0.001', price: String(60000 + i) }));

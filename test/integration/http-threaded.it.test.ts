@@ -1,6 +1,7 @@
-// The simulator's default runner (books in a shard worker) against the inline runner over HTTP: the same
+// The threaded runner (books in a shard worker; the default from 4 cores) against the inline runner over HTTP: the same
 // request sequence gives the same replies, book and state hash; a burst of concurrent requests is answered in
 // full and leaves the served book equal to the resting orders.
+import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Simulator } from '../../src/main.js';
 import { Prng } from '../../src/core/prng.js';
@@ -9,14 +10,16 @@ import { plainFetch, signedFetch, startTestSimulator } from '../api/http-helpers
 
 let threaded: Simulator;
 let inline: Simulator;
+let auto: Simulator;
 const CLOCK = { type: 'sim', start_ms: Date.UTC(2026, 2, 1) } as const;
 const KEYS: [string, string][] = [['k1', 's1'], ['k2', 's2']];
 
 beforeAll(async () => {
-  threaded = await startTestSimulator({ clock: CLOCK });
+  threaded = await startTestSimulator({ clock: CLOCK, engine: { runner: 'threaded' } });
+  auto = await startTestSimulator({ clock: CLOCK });
   inline = await startTestSimulator({ clock: CLOCK, engine: { runner: 'inline' } });
 });
-afterAll(async () => { await Promise.all([threaded.close(), inline.close()]); });
+afterAll(async () => { await Promise.all([threaded.close(), inline.close(), auto.close()]); });
 
 type Req = { method: string; path: string; query?: string; body?: string; key: string; secret: string };
 
@@ -45,9 +48,10 @@ const book = async (s: Simulator): Promise<unknown> => {
 };
 
 describe('threaded runner behind the HTTP front', () => {
-  it('is the default runner', () => {
+  it('is the default runner from 4 cores (inline below), and either is chosen explicitly on any machine', () => {
     expect(threaded.gateway).toBeInstanceOf(ThreadedGateway);
     expect(inline.gateway).not.toBeInstanceOf(ThreadedGateway);
+    expect(auto.gateway instanceof ThreadedGateway).toBe(os.availableParallelism() >= 4);
   });
 
   it('answers a seeded request sequence exactly as the inline runner does', async () => {
