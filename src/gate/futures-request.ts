@@ -37,10 +37,19 @@ export function isSettle(ex: Exchange, settle: string): boolean {
   return ex.futures.contracts.some((c) => c.settle === settle);
 }
 
-/** The ledger currency index of settle `settle`, or InvalidParam when no contract settles in it. */
+/** The settle path segments Gate always serves (`/futures/usdt`, `/futures/btc`, and the same under /delivery). */
+export const DEFAULT_SETTLES: readonly string[] = ['usdt', 'btc'];
+
+/**
+ * The ledger currency index of settle `settle`, or InvalidParam when no contract settles in it and it is not one
+ * of Gate's default settles of a known currency. A default settle without contracts answers like Gate's: empty
+ * positions and orders, the account as the ledger holds it (ccxt reads `/delivery/btc/…` when told no settle).
+ */
 export function settleCurrency(ex: Exchange, settle: string): number {
-  if (!isSettle(ex, settle)) return ResultCode.InvalidParam;
-  return ex.currencyIndex(settleOfScope(settle).toUpperCase());
+  const plain = settleOfScope(settle);
+  if (!isSettle(ex, settle) && !DEFAULT_SETTLES.includes(plain)) return ResultCode.InvalidParam;
+  const cur = ex.currencyIndex(plain.toUpperCase());
+  return cur < 0 ? ResultCode.InvalidParam : cur;
 }
 
 /** The contract index of `name` settled in `settle`: MissingParam when absent, ContractNotFound when unknown. */

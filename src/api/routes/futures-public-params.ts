@@ -10,11 +10,12 @@ import { ResultCode } from '../../core/result-code.js';
 import type { ApiRequest } from '../http/api-request.js';
 import type { Reply } from '../http/reply.js';
 import type { Router } from '../router.js';
+import { DEFAULT_SETTLES } from '../../gate/futures-request.js';
 
 export const PUBLIC = { kind: 'public' } as const;
 
 /** Settle currencies Gate always serves (ccxt's default loadMarkets asks for both). */
-export const DEFAULT_SETTLES: readonly string[] = ['usdt', 'btc'];
+export { DEFAULT_SETTLES };
 
 /**
  * True when route scope `settle` (core/futures/contract.ts Contract.settle: `usdt`, or `delivery:usdt` under

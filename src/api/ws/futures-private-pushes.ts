@@ -17,6 +17,7 @@
  *   futures.balances     [uid]                        settle.uid                  one `{balance, change, text, time, time_ms, type,
  *                                                                                 user, currency}` per account-book entry of the
  *                                                                                 user's futures account of the settle currency
+ *                                                                                 (on a delivery endpoint: the delivery account)
  *                                                                                 (fees, pnl, funding, transfers)
  *   futures.liquidates   [uid, contract | "!all", …]   settle.uid.contract|!all    FuturesLiquidate (GET …/liquidates) + time_ms, user
  *   futures.auto_deleverages  (same)                                              the ADL record (GET …/auto_deleverages) + time_ms
@@ -33,6 +34,7 @@
 import { type Command, CommandType } from '../../core/command.js';
 import type { Exchange } from '../../core/exchange/exchange.js';
 import { AccountKind } from '../../core/ledger/account-kinds.js';
+import { DELIVERY_SCOPE, settleOfScope } from '../../core/futures/contract.js';
 import { type BookEvents, EventKind } from '../../core/matching/book-events.js';
 import { ResultCode } from '../../core/result-code.js';
 import type { ExchangeGateway } from '../../engine/gateway.js';
@@ -85,7 +87,7 @@ export class FuturesPrivatePushes {
   readonly #ex: Exchange;
   readonly #out: Publisher;
   /** Subscribed `settle.uid` balance topics → [uid, currency index]; pruned when their last subscriber leaves. */
-  readonly #balanceTopics = new Map<string, [number, number]>();
+  readonly #balanceTopics = new Map<string, [number, number, number]>();
   /** The newest account-book entry already considered. */
   #bookSeen: number;
   readonly #liquidations: HistoryCursor<LiquidationRow>;
@@ -122,8 +124,10 @@ export class FuturesPrivatePushes {
   /** After a futures.balances subscription: pushes start from the account book's current end. */
   subscribed(channel: string, settle: string, uid: number): void {
     if (channel !== 'futures.balances') return;
-    const cur = this.#ex.currencies.indexOf(settle.toUpperCase());
-    if (cur >= 0) this.#balanceTopics.set(topicOf(channel, `${settle}.${uid}`), [uid, cur]);
+    // A delivery endpoint's scope (`delivery:usdt`) names the delivery account of its settle currency.
+    const cur = this.#ex.currencies.indexOf(settleOfScope(settle).toUpperCase());
+    const kind = settle.startsWith(DELIVERY_SCOPE) ? AccountKind.Delivery : AccountKind.Futures;
+    if (cur >= 0) this.#balanceTopics.set(topicOf(channel, `${settle}.${uid}`), [uid, cur, kind]);
   }
 
   onResult(code: ResultCode, cmd: Command, events: BookEvents): void {
@@ -248,13 +252,13 @@ export class FuturesPrivatePushes {
     const after = this.#bookSeen;
     this.#bookSeen = L.bookLastId;
     if (after === this.#bookSeen || this.#balanceTopics.size === 0) return;
-    for (const [topic, [uid, cur]] of this.#balanceTopics) {
+    for (const [topic, [uid, cur, kind]] of this.#balanceTopics) {
       if (this.#out.subscribers(topic) === 0) {
         this.#balanceTopics.delete(topic);
         continue;
       }
       const code = this.#ex.currencies[cur]!;
-      const entries = L.accountBook(uid, { kind: AccountKind.Futures, sub: cur, currency: code, afterId: after, limit: Number.MAX_SAFE_INTEGER });
+      const entries = L.accountBook(uid, { kind, sub: cur, currency: code, afterId: after, limit: Number.MAX_SAFE_INTEGER });
       if (entries.length === 0) continue;
       const list = entries.reverse().map((e) => {
         const r = renderFuturesBookEntry(this.#ex, e);

@@ -22,6 +22,7 @@
 import { ResultCode } from '../../core/result-code.js';
 import { Side } from '../../core/matching/order-types.js';
 import { parseContract, settleCurrency } from '../../gate/futures-request.js';
+import { DELIVERY_SCOPE } from '../../core/futures/contract.js';
 import { gateError } from '../../gate/error-catalogue.js';
 import { renderFuturesOrder, type SizeForm } from '../../gate/futures-shapes.js';
 import type { ApiDeps } from '../deps.js';
@@ -77,7 +78,8 @@ export function handleFuturesApiRequest(deps: ApiDeps, settle: string, s: ApiSes
   let uid = s.uid;
   let login: { key: string; uid: number } | undefined;
   if (p.signature !== undefined || channel === 'futures.login') {
-    const r = verifyApiRequest(auth, p.api_key, p.signature, p.timestamp, channel, param, !READS.has(channel), 'futures');
+    const group = settle.startsWith(DELIVERY_SCOPE) ? 'delivery' : 'futures';
+    const r = verifyApiRequest(auth, p.api_key, p.signature, p.timestamp, channel, param, !READS.has(channel), group);
     if (r.key === undefined) return fail(r.code);
     uid = r.key.uid;
     if (channel === 'futures.login') login = { key: r.key.key, uid };

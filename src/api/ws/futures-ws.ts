@@ -56,42 +56,33 @@ export function registerFuturesWebSocket(app: TemplatedApp, deps: ApiDeps, optio
   deps.onClose.push(() => { pushes.stop(); privates.stop(); stats.stop(); account.stop(); });
   // Perpetual scopes only: delivery contracts (scope `delivery:{settle}`) are served below.
   const settles = new Set([...DEFAULT_SETTLES, ...gateway.exchange.futures.contracts.filter((c) => !isDelivery(c)).map((c) => c.settle)]);
-  for (const settle of settles) {
+  /** One endpoint: the public, private and order-entry channels of the contracts of `scope` at `paths`. */
+  const serve = (scope: string, paths: string[]): void => {
     host.serve<FxTarget>({
-      paths: [`/v4/ws/fx/${settle}`, `/v4/ws/fx/${settle}/`],
+      paths,
       prefix: 'futures',
       isChannel: (channel) => isFuturesChannel(channel) || isFuturesPrivateChannel(channel),
       isPrivate: isFuturesPrivateChannel,
-      resolve: (channel, payload, uid) => (isFuturesChannel(channel) ? resolveFuturesSubscription(gateway.exchange, settle, channel, payload)
-        : isFuturesPrivateChannel(channel) ? resolveFuturesPrivate<FxTarget>(gateway.exchange, settle, channel, payload, uid)
+      resolve: (channel, payload, uid) => (isFuturesChannel(channel) ? resolveFuturesSubscription(gateway.exchange, scope, channel, payload)
+        : isFuturesPrivateChannel(channel) ? resolveFuturesPrivate<FxTarget>(gateway.exchange, scope, channel, payload, uid)
           : { ok: false, code: WsErrorCode.BadRequest, message: `unknown channel: ${channel}` }),
-      afterSubscribe: (channel, uid) => privates.subscribed(channel, settle, uid),
+      afterSubscribe: (channel, uid) => privates.subscribed(channel, scope, uid),
       firstFrame: (channel, topic, t, now) => (channel === 'futures.contract_stats' ? stats.firstFrame(channel, topic, t, now)
         : channel === 'futures.public_liquidates' ? undefined : pushes.firstFrame(channel, topic, t, now)),
       api: (c, req, auth, nowMs, answer) => {
         if (!req.channel.startsWith('futures.')) return false;
-        handleFuturesApiRequest(deps, settle, c, req, auth, host.nowUs, admit(req.channel, nowMs), answer);
+        handleFuturesApiRequest(deps, scope, c, req, auth, host.nowUs, admit(req.channel, nowMs), answer);
         return true;
       },
     });
-  }
+  };
+  for (const settle of settles) serve(settle, [`/v4/ws/fx/${settle}`, `/v4/ws/fx/${settle}/`]);
   // Delivery (docs/derivatives.md): `/v4/ws/delivery/{settle}` (Gate's path, which ccxt.pro uses) and
-  // `/v4/ws/fx/delivery/{settle}` serve the public channels of the delivery contracts (scope `delivery:{settle}`).
-  // Private channels and order entry are not served there yet.
+  // `/v4/ws/fx/delivery/{settle}` serve the same channels and order entry for the delivery contracts of the settle
+  // (scope `delivery:{settle}`): their books, orders, positions and the delivery account's balance.
   const deliverySettles = new Set([...DEFAULT_SETTLES, ...gateway.exchange.futures.contracts.filter(isDelivery).map((c) => settleOfScope(c.settle))]);
   for (const plain of deliverySettles) {
-    const settle = DELIVERY_SCOPE + plain;
-    host.serve<FxTarget>({
-      paths: [`/v4/ws/delivery/${plain}`, `/v4/ws/delivery/${plain}/`, `/v4/ws/fx/delivery/${plain}`, `/v4/ws/fx/delivery/${plain}/`],
-      prefix: 'futures',
-      isChannel: isFuturesChannel,
-      isPrivate: () => false,
-      resolve: (channel, payload) => (isFuturesChannel(channel) ? resolveFuturesSubscription(gateway.exchange, settle, channel, payload)
-        : { ok: false, code: WsErrorCode.BadRequest, message: `unknown channel: ${channel}` }),
-      afterSubscribe: () => undefined,
-      firstFrame: (channel, topic, t, now) => pushes.firstFrame(channel, topic, t, now),
-      api: () => false,
-    });
+    serve(DELIVERY_SCOPE + plain, [`/v4/ws/delivery/${plain}`, `/v4/ws/delivery/${plain}/`, `/v4/ws/fx/delivery/${plain}`, `/v4/ws/fx/delivery/${plain}/`]);
   }
   return pushes;
 }
