@@ -1,5 +1,7 @@
+#!/usr/bin/env node
 /**
- * Command line: `node --import tsx src/cli.ts start [--config FILE.json] [--host H] [--port P]`
+ * Command line (the package's `ringmatch` bin): `ringmatch bench NAME …` (src/cli-bench.ts) and
+ * `node --import tsx src/cli.ts start [--config FILE.json] [--host H] [--port P]`
  * (`npm start` runs it), `start --replay …` (a replayed market served), and `replay …` (`npm run replay`, flags in
  * src/backtest/replay-args.ts). HOST and PORT in the environment apply to both servers when the flags are absent;
  * SIM_ADMIN_TOKEN to `start`.
@@ -17,6 +19,8 @@ import { DEMO_CONFIG } from './sim/demo.js';
 
 const COMMANDS_HELP = `usage: npm start -- [options]        the exchange simulator (npm start -- --help)
        npm run replay -- [options]   a backtesting replay (npm run replay -- --help)
+Installed as a package: ringmatch start [options], ringmatch replay [options], ringmatch bench NAME [flags]
+(ringmatch start --help, ringmatch replay --help, ringmatch bench --help).
 Details: README.md and docs/.
 `;
 
@@ -91,6 +95,15 @@ async function main(): Promise<void> {
     process.stdout.write(COMMANDS_HELP);
     return;
   }
+  if (argv[0] === 'bench') {
+    const { BENCH_HELP, runBench } = await import('./cli-bench.js');
+    if (argv.length === 1 || argv[1] === '--help' || argv[1] === '-h') {
+      process.stdout.write(BENCH_HELP);
+      return;
+    }
+    process.exitCode = await runBench(argv.slice(1));
+    return;
+  }
   if (argv[0] === 'replay') {
     const { parseReplayArgs, REPLAY_HELP } = await import('./backtest/replay-args.js');
     if (wantsHelp(argv.slice(1))) {
@@ -142,7 +155,7 @@ async function main(): Promise<void> {
     return;
   }
   const args = parseArgs(argv);
-  if (args.command !== 'start') throw new ConfigError(`unknown command "${args.command}" (commands: start, replay; --help for usage)`);
+  if (args.command !== 'start') throw new ConfigError(`unknown command "${args.command}" (commands: start, replay, bench; --help for usage)`);
   const config = args.config === undefined ? DEMO_CONFIG : loadConfigFile(args.config);
   const envPort = process.env.PORT;
   const sim = await startSimulator(config, {
