@@ -25,7 +25,7 @@ import { ensureJournalDirectory } from './sim/journal-path.js';
 import { MarketDataFeed } from './api/market-data/market-data-feed.js';
 import { spotMarketDataRoutes } from './api/routes/spot-market-data.js';
 import { registerFuturesWebSocket } from './api/ws/futures-ws.js';
-import { createWsHost } from './api/ws/ws-host.js';
+import { createWsHost, type WsHost } from './api/ws/ws-host.js';
 import { registerSpotWebSocket, type WsOptions } from './api/ws/ws-server.js';
 import { MarketMaker } from './sim/market-maker.js';
 import { resolveChains } from './sim/chains/chain-spec.js';
@@ -128,6 +128,7 @@ export async function startSimulator(config: SimulatorConfig, options: StartOpti
   const rl = config.rate_limits;
   const wallet = new WalletSim(gateway, clock, resolveChains(definition.currencies, config.chains), config.low_cap_currencies);
   const walletTimer = setInterval(() => wallet.tick(), WALLET_TICK_MS);
+  let wsHost: WsHost | undefined;
   const server = createServer({
     wallet,
     gateway, keys, simClock,
@@ -147,11 +148,12 @@ export async function startSimulator(config: SimulatorConfig, options: StartOpti
         ...options.websocket,
       };
       // Spot (/ws/v4/) and futures (/v4/ws/fx/{settle}) share one host: one output gate, one sweep.
-      const host = createWsHost(app, deps, ws);
+      const host = wsHost = createWsHost(app, deps, ws);
       registerSpotWebSocket(app, deps, feed, ws, host);
       registerFuturesWebSocket(app, deps, ws, host);
     }],
   });
+  server.metrics.wsConnections = () => wsHost?.connections() ?? 0;
   const cmdDone = (): void => undefined;
   const maker = marketMaker === undefined ? undefined : new MarketMaker(ex, marketMaker, (c) => { gateway.submit(c, cmdDone); return 0; });
   // The maker's first re-quote (with its opening trade) is applied before the server listens: clients find

@@ -61,6 +61,8 @@ import { registerFuturesPublicRoutes } from './routes/futures-public.js';
 import { registerDeliveryPublicRoutes } from './routes/delivery-public.js';
 import { registerOptionsPublicRoutes } from './routes/options-public.js';
 import { registerFuturesRoutes } from './routes/futures-routes.js';
+import { ServerMetrics } from './metrics.js';
+import { registerMetricsRoute } from './metrics-route.js';
 
 export interface ServerOptions {
   readonly gateway: ExchangeGateway;
@@ -107,6 +109,8 @@ export interface Server {
   readonly deps: ApiDeps;
   /** The request handler the app serves (HttpHandler.onRequest), for in-process drivers such as benchmarks. */
   readonly onRequest: HttpHandler['onRequest'];
+  /** What GET /metrics shows (api/metrics.ts). */
+  readonly metrics: ServerMetrics;
 }
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
@@ -170,6 +174,7 @@ export interface HttpHandler {
   readonly deps: ApiDeps;
   /** The request handler uWS calls (also driven directly, with stand-in objects, by benchmarks). */
   readonly onRequest: (res: HttpResponse, req: HttpRequest) => void;
+  readonly metrics: ServerMetrics;
 }
 
 /** Builds the routes and the request pipeline of the module header; binds nothing. */
@@ -226,6 +231,11 @@ export function createHttpHandler(options: ServerOptions): HttpHandler {
   registerSimRoutes(router, deps);
   registerSimFuturesRoutes(router, deps);
   for (const extra of options.extraRoutes ?? []) extra(router, deps);
+  const metrics = new ServerMetrics(options.gateway);
+  deps.onClose.push(() => metrics.close());
+  registerMetricsRoute(router, metrics);
+  metrics.http.index(router.routes());
+  const stats = metrics.http;
 
   const dispatch = (route: Route, req: ApiRequest, reply: Reply): void => {
     if (req.body === '' && route.arrayBody === true) return reply.error(ResultCode.InvalidBody, 'Request body must be a JSON array');
@@ -272,7 +282,7 @@ export function createHttpHandler(options: ServerOptions): HttpHandler {
     let ip: string | undefined;
     const ipOf = (): string => (ip ??= trustProxy && headers.forwardedFor !== '' ? headers.forwardedFor.split(',')[0]!.trim()
       : normalizeIp(Buffer.from(res.getRemoteAddressAsText()).toString()));
-    const reply = new Reply(res, inUs, headers.clientRequestId, output);
+    const reply = new Reply(res, inUs, headers.clientRequestId, output, stats);
     const req: ApiRequest = {
       method, path, rawQuery, query: new URLSearchParams(rawQuery), params: [], headers, get ip() { return ipOf(); }, inUs,
       body: '', json: undefined, key: undefined, uid: 0,
@@ -288,6 +298,7 @@ export function createHttpHandler(options: ServerOptions): HttpHandler {
       if (m === 'not-found') return reply.error(ResultCode.NotFound);
       if (m === 'method-not-allowed') return reply.error(ResultCode.MethodNotAllowed);
       req.params = m.params;
+      reply.slot = stats.slotOf(m.route);
       dispatch(m.route, req, reply);
     };
     if (!hasBody) return proceed();
@@ -313,7 +324,7 @@ export function createHttpHandler(options: ServerOptions): HttpHandler {
     });
   };
 
-  return { router, deps, onRequest };
+  return { router, deps, onRequest, metrics };
 }
 
 /**
@@ -349,7 +360,7 @@ async function listenFailure(host: string, port: number): Promise<ConfigError> {
 
 export function createServer(options: ServerOptions): Server {
   const host = options.host ?? '127.0.0.1';
-  const { router, deps, onRequest } = createHttpHandler(options);
+  const { router, deps, onRequest, metrics } = createHttpHandler(options);
   const app: TemplatedApp = App();
   for (const socket of options.sockets ?? []) socket(app, deps);
   app.any('/*', onRequest);
@@ -361,6 +372,7 @@ export function createServer(options: ServerOptions): Server {
     deps,
     host,
     onRequest,
+    metrics,
     get port() { return port; },
     listen(): Promise<number> {
       const want = options.port ?? 8080;
