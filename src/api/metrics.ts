@@ -4,13 +4,13 @@
  *
  * Cost contract: a request adds no allocation and no prom-client call. Each answer written bumps plain numbers
  * in preallocated typed arrays (HttpStats.sent: one status-table read, one bucket scan of 14 bounds, three
- * increments); the engine's command count is one observer call per command; GC pauses and journal flushes are
- * counted as they happen (off the request path). Everything is turned into prom-client values only when
+ * increments); the engine's command count is its sequencer's last sequence number, read at scrape time (no
+ * observer: the gateway calls each observer through a fresh closure per command); GC pauses and journal flushes
+ * are counted as they happen (off the request path). Everything is turned into prom-client values only when
  * /metrics is scraped (allocating then, per scrape).
  */
 import { constants, type PerformanceEntry, PerformanceObserver } from 'node:perf_hooks';
 import { type Metric, Registry } from 'prom-client';
-import { ResultCode } from '../core/result-code.js';
 import type { ExchangeGateway } from '../engine/gateway.js';
 import type { ReplySink } from './http/reply.js';
 import type { Route } from './router.js';
@@ -148,13 +148,12 @@ export class ServerMetrics {
   readonly #gc = new PauseHistogram(GC_KINDS.map(([, k]) => k));
   readonly #journal = new PauseHistogram(['write', 'sync']);
   readonly #observer: PerformanceObserver;
-  #commandsOk = 0;
-  #commandsRejected = 0;
   /** Open WebSocket connections (set by the composition root once the WebSocket host exists). */
   wsConnections: () => number = () => 0;
 
   constructor(gateway: ExchangeGateway) {
-    gateway.observe((code) => { if (code === ResultCode.Ok) this.#commandsOk++; else this.#commandsRejected++; });
+    // Both runners' gateways (InlineGateway, ThreadedGateway) hold their engine and its sequencer.
+    const sequencer = (gateway as { engine?: { sequencer?: { lastSeq: number } } }).engine?.sequencer;
     const journal = gateway.journal;
     if (journal !== undefined) journal.flushObserver = (kind, seconds) => this.#journal.observe(kind, seconds);
     this.#observer = new PerformanceObserver((list) => {
@@ -165,8 +164,9 @@ export class ServerMetrics {
     r.registerMetric(lazyMetric('ringmatch_http_requests_total', 'HTTP answers written, by route pattern, method and status.', 'counter', () => this.http.requests()));
     r.registerMetric(lazyMetric('ringmatch_http_request_duration_seconds', 'Time from reading a request to writing its answer (X-In-Time to X-Out-Time), by route.',
       'histogram', () => this.http.durations('ringmatch_http_request_duration_seconds')));
-    r.registerMetric(lazyMetric('ringmatch_engine_commands_total', 'Engine commands applied (rate() of it: commands per second), by result.', 'counter',
-      () => [{ labels: { result: 'ok' }, value: this.#commandsOk }, { labels: { result: 'rejected' }, value: this.#commandsRejected }]));
+    r.registerMetric(lazyMetric('ringmatch_engine_commands_total',
+      'Commands the engine sequenced (accepted or rejected), its last sequence number: journaled ones of earlier runs included; rate() gives commands per second.',
+      'counter', () => (sequencer === undefined ? [] : [{ labels: {}, value: sequencer.lastSeq }])));
     r.registerMetric(lazyMetric('ringmatch_journal_flush_duration_seconds', 'Journal flushes: each write of buffered records and each fdatasync (none without a journal).',
       'histogram', () => (journal === undefined ? [] : this.#journal.samples('ringmatch_journal_flush_duration_seconds', 'op'))));
     r.registerMetric(lazyMetric('ringmatch_websocket_connections', 'Open WebSocket connections (spot and futures endpoints).', 'gauge',

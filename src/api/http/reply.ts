@@ -81,7 +81,7 @@ export class Reply {
 
   /** Sends `text` with `status` and its own Content-Type (not JSON: the metrics exposition). */
   text(status: number, text: string, contentType: string): void {
-    this.#send(status, text, undefined, contentType);
+    this.#send(status, text, { 'Content-Type': contentType });
   }
 
   /** Sends 204 with no body (and no Content-Type). A second call is ignored. */
@@ -95,25 +95,26 @@ export class Reply {
     this.json(e.status, { label: e.label, message: message ?? e.message });
   }
 
-  #send(status: number, text: string | undefined, headers?: Readonly<Record<string, string>>, contentType?: string): void {
+  #send(status: number, text: string | undefined, headers?: Readonly<Record<string, string>>): void {
     if (this.finished) return;
     this.#sent = true;
     const gate = this.#gate;
-    if (gate === undefined || gate.passes()) return this.#write(status, text, headers, contentType);
-    gate.hold(() => this.#write(status, text, headers, contentType), () => {
+    if (gate === undefined || gate.passes()) return this.#write(status, text, headers);
+    gate.hold(() => this.#write(status, text, headers), () => {
       const e = gateError(ResultCode.JournalFailed);
       this.#write(e.status, JSON.stringify({ label: e.label, message: e.message }), undefined);
     });
   }
 
-  #write(status: number, text: string | undefined, headers: Readonly<Record<string, string>> | undefined, contentType = 'application/json'): void {
+  /** `headers` may carry its own Content-Type (else JSON's). */
+  #write(status: number, text: string | undefined, headers: Readonly<Record<string, string>> | undefined): void {
     if (this.#aborted) return;
     const res = this.#res;
-    const outUs = wallMicros();
-    this.#sink?.sent(this.slot, status, this.#inUs, outUs);
     res.cork(() => {
+      const outUs = wallMicros();
+      this.#sink?.sent(this.slot, status, this.#inUs, outUs);
       res.writeStatus(STATUS_TEXT[status] ?? String(status));
-      if (text !== undefined) res.writeHeader('Content-Type', contentType);
+      if (text !== undefined && headers?.['Content-Type'] === undefined) res.writeHeader('Content-Type', 'application/json');
       res.writeHeader('X-In-Time', String(this.#inUs));
       res.writeHeader('X-Out-Time', String(outUs));
       res.writeHeader('X-Svc-Trace-ID', `${TRACE_PREFIX}${(++traceCounter).toString(16).padStart(8, '0')}`);
