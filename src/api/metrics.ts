@@ -37,7 +37,7 @@ type Sample = { labels: Record<string, string | number>; value: number; metricNa
 
 /** A metric prom-client's Registry renders from `values()`, computed at scrape time. */
 function lazyMetric(name: string, help: string, type: 'counter' | 'gauge' | 'histogram', values: () => Sample[]): Metric {
-  const get = async () => ({ name, help, type, aggregator: 'sum' as const, values: values() });
+  const get = () => Promise.resolve({ name, help, type, aggregator: 'sum' as const, values: values() });
   return { name, help, type, aggregator: 'sum', get } as unknown as Metric;
 }
 
