@@ -32,6 +32,8 @@ import { resolveChains } from './sim/chains/chain-spec.js';
 import { WalletSim } from './sim/chains/wallet-sim.js';
 import { FuturesServices } from './engine/futures/futures-services.js';
 import { futuresServiceOptions } from './sim/futures-config.js';
+import type { Logger } from './ops/log.js';
+import { listeningRecord } from './ops/log-records.js';
 
 export interface StartOptions {
   readonly host?: string | undefined;
@@ -41,6 +43,8 @@ export interface StartOptions {
   readonly extraRoutes?: readonly ((router: Router, deps: ApiDeps) => void)[] | undefined;
   /** WebSocket settings (docs/websocket.md); defaults follow the config's rate_limits and auth_window_s. */
   readonly websocket?: WsOptions | undefined;
+  /** Structured logs at the edge (ops/log.ts, docs/operations.md); absent: the plain lines on stderr as before. */
+  readonly logger?: Logger | undefined;
 }
 
 export interface Simulator {
@@ -91,8 +95,14 @@ export async function startSimulator(config: SimulatorConfig, options: StartOpti
     fsync: fsync === undefined ? undefined : typeof fsync === 'number' ? { fsync: 'interval', everyMs: fsync } : { fsync },
     snapshots: snapshotPolicy(engine),
   });
-  gateway.onStop((s) => console.error(`ringmatch: ${s.reason}; intake is stopped: every write answers 503 TOO_BUSY, `
-    + 'reads keep working; GET /sim/health says why; restart to recover the journaled state'));
+  const log = options.logger;
+  gateway.onStop((s) => {
+    if (log !== undefined) log.error({ event: 'engine_stopped', reason: s.reason, code: s.code, at_ms: s.atMs }, 'engine stopped: writes answer 503 TOO_BUSY, reads keep working');
+    else {
+      console.error(`ringmatch: ${s.reason}; intake is stopped: every write answers 503 TOO_BUSY, `
+        + 'reads keep working; GET /sim/health says why; restart to recover the journaled state');
+    }
+  });
   if (simClock !== undefined && lastTimeUs > simClock.nowUs()) simClock.advanceTo(lastTimeUs);
   const ex = gateway.exchange;
   let refused: string | undefined;
@@ -139,7 +149,7 @@ export async function startSimulator(config: SimulatorConfig, options: StartOpti
     vipLevels: new Map((config.users ?? []).flatMap((u) => (u.vip_level === undefined ? [] : [[u.uid, u.vip_level] as const]))),
     apiKeys: { limit: config.api_key_limit, delayMs: config.api_key_change_delay_ms },
     adminToken: options.adminToken ?? config.admin_token,
-    stpGroups: config.stp_groups, extraRoutes: [spotMarketDataRoutes(feed), ...(options.extraRoutes ?? [])],
+    stpGroups: config.stp_groups, logger: log, extraRoutes: [spotMarketDataRoutes(feed), ...(options.extraRoutes ?? [])],
     sockets: [(app, deps) => {
       const ws: WsOptions = {
         authWindowS: config.auth_window_s,
@@ -179,6 +189,7 @@ export async function startSimulator(config: SimulatorConfig, options: StartOpti
     await gateway.close();
     throw e;
   }
+  log?.info(listeningRecord(config, server.host, server.port, resolveRunner(engine.runner), restart), 'listening');
   return {
     server, gateway, keys, simClock, config, futures,
     snapshots, restart,
@@ -188,6 +199,7 @@ export async function startSimulator(config: SimulatorConfig, options: StartOpti
       await server.close();
       await snapshots?.close();
       await gateway.close();
+      log?.info({ event: 'closed' }, 'closed');
     },
   };
 }

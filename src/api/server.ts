@@ -63,6 +63,7 @@ import { registerOptionsPublicRoutes } from './routes/options-public.js';
 import { registerFuturesRoutes } from './routes/futures-routes.js';
 import { ServerMetrics } from './metrics.js';
 import { registerMetricsRoute } from './metrics-route.js';
+import type { Logger } from '../ops/log.js';
 
 export interface ServerOptions {
   readonly gateway: ExchangeGateway;
@@ -93,6 +94,8 @@ export interface ServerOptions {
   readonly vipLevels?: ReadonlyMap<number, number> | undefined;
   /** Extra route groups (e.g. market data) registered after the built-in ones. */
   readonly extraRoutes?: readonly ((router: Router, deps: ApiDeps) => void)[] | undefined;
+  /** Where a handler's failure is logged (ops/log.ts); absent: a line on stderr. */
+  readonly logger?: Logger | undefined;
   /** WebSocket endpoints (e.g. ws/ws-server.ts at /ws/v4/), registered on the app before the HTTP catch-all. */
   readonly sockets?: readonly ((app: TemplatedApp, deps: ApiDeps) => void)[] | undefined;
 }
@@ -266,7 +269,8 @@ export function createHttpHandler(options: ServerOptions): HttpHandler {
     try {
       route.handler(req, reply);
     } catch (e) {
-      console.error(`ringmatch: ${req.method} ${req.path} failed:`, e);
+      if (options.logger !== undefined) options.logger.error({ event: 'handler_failed', method: req.method, route: route.pattern, err: e }, 'handler failed');
+      else console.error(`ringmatch: ${req.method} ${req.path} failed:`, e);
       reply.json(500, { label: 'SERVER_ERROR', message: 'Internal server error' });
     }
   };
