@@ -3,6 +3,7 @@
  * group's URL overridden, as the clients' reference shows), ccxt.pro's (plus the spot and futures sockets) and
  * gate-api's ApiClient (a base path and a key). Plain objects: no client library is imported.
  */
+import { Agent } from 'node:http';
 
 /** ccxt gate's REST sections (urls.api.public / urls.api.private) that are pointed at the simulator. */
 const PUBLIC_GROUPS = ['wallet', 'futures', 'margin', 'delivery', 'spot', 'options', 'sub_accounts', 'earn', 'unified', 'flash_swap', 'loan'];
@@ -22,8 +23,13 @@ export interface CcxtOptions {
   readonly urls: { readonly api: CcxtRestUrls };
 }
 
-/** For `new ccxt.pro.gate(options)`: REST, the spot socket and the futures sockets; `uid` signs private futures channels. */
+/**
+ * For `new ccxt.pro.gate(options)`: REST, the spot socket and the futures sockets; `uid` signs private futures
+ * channels; `httpAgent` is what ccxt wants for plain ws:// URLs (else each client first awaits
+ * `loadHttpProxyAgent()`).
+ */
 export interface CcxtProOptions {
+  readonly httpAgent: Agent;
   readonly apiKey: string;
   readonly secret: string;
   readonly uid: string;
@@ -53,7 +59,7 @@ export function ccxtOptions(port: number, k: Key): CcxtOptions {
 export function ccxtProOptions(port: number, k: Key): CcxtProOptions {
   const ws = `ws://127.0.0.1:${port}`;
   return {
-    apiKey: k.key, secret: k.secret, uid: String(k.uid), enableRateLimit: false,
+    httpAgent: new Agent(), apiKey: k.key, secret: k.secret, uid: String(k.uid), enableRateLimit: false,
     urls: { api: { ...restUrls(port), spot: `${ws}/ws/v4/`, swap: { usdt: `${ws}/v4/ws/fx/usdt`, btc: `${ws}/v4/ws/fx/btc` } } },
   };
 }

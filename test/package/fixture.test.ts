@@ -28,6 +28,22 @@ describe('startExchange() with the demo', () => {
     await gate.cancelOrder(id, 'BTC/USDT');
   });
 
+  it('unchanged ccxt.pro with the returned options watches the book and the user\'s orders', async () => {
+    const pro = new ccxt.pro.gate(ex.ccxtPro());
+    try {
+      const book = await pro.watchOrderBook('BTC/USDT');
+      expect(book.bids.length).toBeGreaterThan(0);
+      const watching = pro.watchOrders('BTC/USDT');
+      await new Promise((r) => setTimeout(r, 100));
+      const placed = await pro.createOrder('BTC/USDT', 'limit', 'buy', 0.01, 40_000);
+      const pushed = await watching;
+      expect(pushed.map((o) => o.id)).toContain(placed.id);
+      await pro.cancelOrder(placed.id!, 'BTC/USDT');
+    } finally {
+      await pro.close();
+    }
+  });
+
   it('gate-api with the returned options reads the balances', async () => {
     const o = ex.gateApi(ex.keys[2]);
     const client = new GateApi.ApiClient(o.basePath);

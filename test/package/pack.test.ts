@@ -12,6 +12,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { blocks } from '../support/markdown.js';
 
 const root = mkdtempSync(join(tmpdir(), 'ringmatch-pack-'));
 const project = join(root, 'bot');
@@ -58,7 +59,8 @@ beforeAll(async () => {
   const untar = await run('tar', ['xzf', join(root, tarball!), '-C', installed, '--strip-components=1'], root);
   expect(untar.code, untar.stderr).toBe(0);
   const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; bin: Record<string, string> };
-  for (const dep of [...Object.keys(manifest.dependencies), '@types/node']) {
+  // The package's dependencies, and the bot's own: its clients and Node's types.
+  for (const dep of [...Object.keys(manifest.dependencies), '@types/node', 'ccxt', 'gate-api']) {
     const link = join(project, 'node_modules', dep);
     mkdirSync(dirname(link), { recursive: true });
     symlinkSync(resolve('node_modules', dep), link);
@@ -129,6 +131,37 @@ describe('the packed package', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({ status: 'open', left: '0.01', start: 'function', replay: 'function', ticker: 'BTC_USDT', hash: true, schema: true });
+  });
+
+  it('runs README\'s embedded example as written, importing the package by name', async () => {
+    const example = blocks('README.md').find((b) => b.lang === 'ts' && b.code.includes('EmbeddedExchange.create'))!;
+    expect(example.code).toContain("from 'ringmatch'");
+    writeFileSync(join(project, 'readme.mjs'), `${example.code}\nconsole.log(JSON.stringify({ status: buy.status, avg: buy.avg_deal_price, fee: buy.fee, book: ex.orderBook('BTC_USDT').asks }));\n`);
+    const r = await run(process.execPath, ['readme.mjs'], project);
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout)).toEqual({ status: 'closed', avg: '60000', fee: '0.0004', book: [['60000', '0.2']] });
+  });
+
+  it('runs docs/testing.md\'s jest example (jest\'s globals stood in for) against the installed fixture', async () => {
+    const example = blocks('docs/testing.md').find((b) => b.lang === 'js' && b.code.includes("from 'ringmatch/testing'"))!;
+    writeFileSync(join(project, 'jest-globals.mjs'), `
+      const tests = [];
+      globalThis.beforeAll = (f) => { globalThis.__before = f; };
+      globalThis.afterAll = (f) => { globalThis.__after = f; };
+      globalThis.test = (name, f) => { tests.push([name, f]); };
+      globalThis.__tests = tests;
+      globalThis.expect = (v) => ({
+        toBe(w) { if (v !== w) throw new Error('expected ' + JSON.stringify(v) + ' to be ' + JSON.stringify(w)); },
+        toBeGreaterThan(w) { if (!(v > w)) throw new Error('expected ' + v + ' > ' + w); },
+      });
+    `);
+    writeFileSync(join(project, 'jest-example.mjs'), `import './jest-globals.mjs';\n${example.code}
+      await globalThis.__before();
+      try { for (const [name, f] of globalThis.__tests) { await f(); console.log('passed: ' + name); } } finally { await globalThis.__after(); }
+    `);
+    const r = await run(process.execPath, ['jest-example.mjs'], project);
+    expect(r.stderr).toBe('');
+    expect(r.stdout.trim().split('\n')).toEqual(['passed: gate-api reads the bot\'s balance', 'passed: ccxt.pro watches the book']);
   });
 
   it('type-checks a TypeScript user of the package against the shipped declarations', async () => {
