@@ -1,7 +1,9 @@
 // The package as a bot author installs it: `npm pack` (its `prepare` builds the JavaScript and the type
 // declarations) gives a tarball; installed into a scratch project, its `ringmatch` bin answers --help on every
 // command and `ringmatch start` serves HTTP; `import … from 'ringmatch'` and 'ringmatch/testing' work from plain
-// JavaScript, and a TypeScript file using them type-checks against the shipped declarations.
+// JavaScript; README's embedded example and docs/testing.md's vitest and jest examples run as written; and a
+// TypeScript file using the package, and the vitest example (written by the test before), type-check against the
+// shipped declarations. Tests run in order and share the scratch project.
 //
 // Offline install: npm cannot fetch the dependencies here, so the scratch project is laid out as npm would lay
 // it: the tarball's contents at node_modules/ringmatch, each of its declared `dependencies` linked from this
@@ -60,7 +62,7 @@ beforeAll(async () => {
   expect(untar.code, untar.stderr).toBe(0);
   const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; bin: Record<string, string> };
   // The package's dependencies, and the bot's own: its clients and Node's types.
-  for (const dep of [...Object.keys(manifest.dependencies), '@types/node', 'ccxt', 'gate-api']) {
+  for (const dep of [...Object.keys(manifest.dependencies), '@types/node', 'ccxt', 'gate-api', 'vitest']) {
     const link = join(project, 'node_modules', dep);
     mkdirSync(dirname(link), { recursive: true });
     symlinkSync(resolve('node_modules', dep), link);
@@ -164,10 +166,20 @@ describe('the packed package', () => {
     expect(r.stdout.trim().split('\n')).toEqual(['passed: gate-api reads the bot\'s balance', 'passed: ccxt.pro watches the book']);
   });
 
-  it('type-checks a TypeScript user of the package against the shipped declarations', async () => {
+  it('runs docs/testing.md\'s vitest example with vitest against the installed fixture', async () => {
+    const example = blocks('docs/testing.md').find((b) => b.lang === 'ts' && b.code.includes("from 'vitest'"))!;
+    writeFileSync(join(project, 'bot.test.ts'), example.code);
+    writeFileSync(join(project, 'vitest.config.mjs'), "export default { test: { include: ['bot.test.ts'], testTimeout: 30000 } };\n");
+    const r = await run(process.execPath, [resolve('node_modules/vitest/vitest.mjs'), 'run', '--reporter=verbose'], project);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toContain('places a bid below the market and sees it open');
+    expect(r.stdout).toContain('2 passed');
+  });
+
+  it('type-checks a TypeScript user of the package and the vitest example against the shipped declarations', async () => {
     writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({
       compilerOptions: { target: 'ES2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true, skipLibCheck: true, types: ['node'] },
-      include: ['bot.ts'],
+      include: ['bot.ts', 'bot.test.ts'],
     }));
     writeFileSync(join(project, 'bot.ts'), `
       import { EmbeddedExchange, type GateOrder, type SimulatorConfig, startSimulator } from 'ringmatch';
