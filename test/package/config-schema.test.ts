@@ -40,7 +40,8 @@ describe('schemas/config.schema.json', () => {
       .filter((b) => b.lang === 'json' && /^\{/.test(b.code)).map((b) => JSON.parse(b.code) as Record<string, unknown>)
       .filter((c) => c.currency_pairs !== undefined || c.extends !== undefined);
     expect(docs.length).toBeGreaterThanOrEqual(3);
-    for (const c of [DEMO_CONFIG, fixtureConfig(), minimal, { extends: 'demo' }, ...docs]) {
+    const withSchema = { $schema: './node_modules/ringmatch/schemas/config.schema.json', ...minimal };
+    for (const c of [DEMO_CONFIG, fixtureConfig(), minimal, withSchema, { extends: 'demo' }, ...docs]) {
       expect(validateConfig(structuredClone(c))).toBeDefined();
       expect(check(c), JSON.stringify(check.errors)).toBe(true);
     }
