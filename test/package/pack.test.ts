@@ -1,5 +1,5 @@
-// The package as a bot author installs it: `npm pack` (its `prepare` builds the JavaScript and the type
-// declarations) gives a tarball; installed into a scratch project, its `ringmatch` bin answers --help on every
+// The package as a bot author installs it: `npm pack` in a fresh copy of the checkout (its `prepare` builds the
+// JavaScript and the type declarations from nothing) gives a tarball; installed into a scratch project, its `ringmatch` bin answers --help on every
 // command and `ringmatch start` serves HTTP; `import … from 'ringmatch'` and 'ringmatch/testing' work from plain
 // JavaScript; README's embedded example and docs/testing.md's vitest and jest examples run as written; and a
 // TypeScript file using the package, and the vitest example (written by the test before), type-check against the
@@ -10,7 +10,7 @@
 // checkout's node_modules (only those: an import of an undeclared package fails), and its `bin` linked into
 // node_modules/.bin. Bounded: every child process is killed after 120 s at most.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -52,8 +52,20 @@ function run(cmd: string, args: readonly string[], cwd: string, until?: RegExp, 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
 
+/**
+ * A fresh copy of the checkout (what a clone holds, node_modules linked, no dist/), so packing builds from nothing
+ * as an install from git does, and never touches this checkout's dist/, which other tests' processes run from.
+ */
+function checkout(): string {
+  const dir = join(root, 'checkout');
+  for (const d of ['src', 'bench', 'soak', 'scripts', 'docs', 'schemas']) cpSync(resolve(d), join(dir, d), { recursive: true });
+  for (const f of ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'README.md']) cpSync(resolve(f), join(dir, f));
+  symlinkSync(resolve('node_modules'), join(dir, 'node_modules'));
+  return dir;
+}
+
 beforeAll(async () => {
-  const packed = await run(npm, ['pack', '--pack-destination', root], resolve('.'));
+  const packed = await run(npm, ['pack', '--pack-destination', root], checkout());
   expect(packed.code, packed.stderr).toBe(0);
   const tarball = readdirSync(root).find((f) => f.endsWith('.tgz'));
   expect(tarball).toBeDefined();
