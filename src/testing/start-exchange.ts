@@ -6,7 +6,7 @@
  *
  * Defaults suited to tests: the built-in demo (or the given config, validated as `--config` files are),
  * a simulated clock (time moves only through `advanceClock`), rate limits off, the inline runner, no journal,
- * 127.0.0.1 and port 0. Every default gives way to a field the config sets. Costs: a start is ~100 ms; each
+ * 127.0.0.1 and port 0. Each of the first three gives way to the field the given config sets (fixtureConfig). Costs: a start is ~100 ms; each
  * helper is one HTTP request to the control plane (loopback, so no token is needed unless the config sets one).
  *
  * No client library is imported here: the options are plain objects a test passes to `new ccxt.gate(...)`,
@@ -14,7 +14,6 @@
  */
 import { startSimulator, type Simulator } from '../main.js';
 import { type SimulatorConfig, validateConfig } from '../sim/config-file.js';
-import { DEMO_CONFIG } from '../sim/demo.js';
 import { type CcxtOptions, type CcxtProOptions, ccxtOptions, ccxtProOptions, type GateApiOptions } from './client-options.js';
 
 export type { CcxtOptions, CcxtProOptions, GateApiOptions } from './client-options.js';
@@ -79,14 +78,19 @@ export class SimRequestError extends Error {
   }
 }
 
-/** The config the fixture runs: the test defaults of the module header under the fields `config` sets. */
-export function fixtureConfig(config: unknown = DEMO_CONFIG): SimulatorConfig {
+/**
+ * The config the fixture runs: `config` (default `{"extends": "demo"}`) validated, with the test defaults of the
+ * module header for each of `clock`, `rate_limits` and `engine.runner` that `config` itself does not set (a
+ * base it extends does not count: the demo's `rate_limits: true` gives way to the test default).
+ */
+export function fixtureConfig(config: unknown = { extends: 'demo' }): SimulatorConfig {
   const c = validateConfig(config);
+  const given = (typeof config === 'object' && config !== null ? config : {}) as Partial<SimulatorConfig>;
   return {
     ...c,
-    clock: c.clock ?? { type: 'sim' },
-    rate_limits: c.rate_limits ?? false,
-    engine: { runner: 'inline', ...c.engine },
+    clock: given.clock ?? { type: 'sim' },
+    rate_limits: given.rate_limits ?? false,
+    engine: { ...c.engine, runner: given.engine?.runner ?? 'inline' },
   };
 }
 
@@ -95,9 +99,7 @@ export function fixtureConfig(config: unknown = DEMO_CONFIG): SimulatorConfig {
  * (`{"extends": "demo", …}` keeps the demo); default the demo. Throws ConfigError naming a bad field.
  */
 export async function startExchange(config?: unknown, options: StartExchangeOptions = {}): Promise<ExchangeFixture> {
-  // The demo's own fields: a test of the default gets rate limits off unless it asks (explicit `true` in the demo).
-  const base = config === undefined ? { ...DEMO_CONFIG, rate_limits: false } : config;
-  const cfg = fixtureConfig(base);
+  const cfg = fixtureConfig(config);
   const sim = await startSimulator(cfg, { host: '127.0.0.1', port: 0, adminToken: options.adminToken });
   const port = sim.server.port;
   const url = `http://127.0.0.1:${port}`;

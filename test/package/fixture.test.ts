@@ -3,7 +3,7 @@
 import ccxt from 'ccxt';
 import * as GateApi from 'gate-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ExchangeFixture, SimRequestError, startExchange } from '../../src/testing/index.js';
+import { type ExchangeFixture, fixtureConfig, SimRequestError, startExchange } from '../../src/testing/index.js';
 
 let ex: ExchangeFixture;
 beforeAll(async () => { ex = await startExchange(); });
@@ -102,5 +102,12 @@ describe('startExchange(config)', () => {
       await own.stop();
     }
     await expect(startExchange({ currency_pairs: [{ id: 'X_Y' }] })).rejects.toThrow(/config: currency_pairs\[0\]/);
+  });
+
+  it('keeps the test defaults over a base the config extends, and yields to the fields it sets', () => {
+    expect(fixtureConfig({ extends: 'demo' })).toMatchObject({ rate_limits: false, clock: { type: 'sim' }, engine: { runner: 'inline' } });
+    expect(fixtureConfig()).toMatchObject({ rate_limits: false, clock: { type: 'sim' }, market_maker: true });
+    const own = fixtureConfig({ extends: 'demo', rate_limits: true, clock: { type: 'wall' }, engine: { runner: 'threaded', shards: 2 } });
+    expect(own).toMatchObject({ rate_limits: true, clock: { type: 'wall' }, engine: { runner: 'threaded', shards: 2 } });
   });
 });
