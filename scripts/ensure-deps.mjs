@@ -48,6 +48,6 @@ if (!marked && !installedMatches(readJson(LOCK))) {
     process.exit(1);
   }
   process.stderr.write('ringmatch: installing dependencies (npm ci)…\n');
-  execSync('npm ci --no-audit --no-fund', { stdio: ['ignore', 2, 2] });
+  execSync('npm ci --no-audit --no-fund', { stdio: ['ignore', 2, 2], env: { ...process.env, RINGMATCH_SKIP_DECLARATIONS: '1' } });
   writeFileSync(MARKER, `${hash}\n`);
 }

@@ -21,9 +21,12 @@ Options:
   --port PORT         port (default: env PORT, else the config's port, else 8080; 0: any free port);
                       start-up fails if the address is already in use
   --replay ...        serve a market replayed from recorded data instead
+  --log json|text     json: structured logs (pino, one JSON object a line) on stderr and nothing on stdout,
+                      never a key secret (default: env RINGMATCH_LOG, else text: the lines above)
   --help, -h          this text
 
-Environment: HOST, PORT, SIM_ADMIN_TOKEN (the control plane's token; default: loopback callers only).
+Environment: HOST, PORT, SIM_ADMIN_TOKEN (the control plane's token; default: loopback callers only),
+RINGMATCH_LOG, RINGMATCH_LOG_LEVEL (default info). GET /metrics: Prometheus metrics (docs/operations.md).
 Details: docs/http.md (config file, demo keys, control plane, routes), docs/websocket.md, docs/wallet.md,
 docs/unified.md, docs/sub-accounts.md, README.md.
 `;

@@ -1,5 +1,7 @@
+#!/usr/bin/env node
 /**
- * Command line: `node --import tsx src/cli.ts start [--config FILE.json] [--host H] [--port P]`
+ * Command line (the package's `ringmatch` bin): `ringmatch bench NAME …` (src/cli-bench.ts) and
+ * `node --import tsx src/cli.ts start [--config FILE.json] [--host H] [--port P]`
  * (`npm start` runs it), `start --replay …` (a replayed market served), and `replay …` (`npm run replay`, flags in
  * src/backtest/replay-args.ts). HOST and PORT in the environment apply to both servers when the flags are absent;
  * SIM_ADMIN_TOKEN to `start`.
@@ -17,24 +19,29 @@ import { DEMO_CONFIG } from './sim/demo.js';
 
 const COMMANDS_HELP = `usage: npm start -- [options]        the exchange simulator (npm start -- --help)
        npm run replay -- [options]   a backtesting replay (npm run replay -- --help)
+Installed as a package: ringmatch start [options], ringmatch replay [options], ringmatch bench NAME [flags]
+(ringmatch start --help, ringmatch replay --help, ringmatch bench --help).
 Details: README.md and docs/.
 `;
 
-interface Args { command: string; config?: string; host?: string; port?: number }
+interface Args { command: string; config?: string; host?: string; port?: number; log?: 'json' | 'text' }
 
 function parseArgs(argv: readonly string[]): Args {
   const args: Args = { command: argv[0] ?? 'start' };
   for (let i = 1; i < argv.length; i++) {
     const flag = argv[i]!;
     const value = argv[i + 1];
-    if (flag === '--config' || flag === '--host' || flag === '--port') {
+    if (flag === '--config' || flag === '--host' || flag === '--port' || flag === '--log') {
       if (value === undefined) throw new ConfigError(`${flag} needs a value`);
       i++;
-      if (flag === '--config') args.config = value;
+      if (flag === '--log') {
+        if (value !== 'json' && value !== 'text') throw new ConfigError(`--log: "${value}" is not json or text`);
+        args.log = value;
+      } else if (flag === '--config') args.config = value;
       else if (flag === '--host') args.host = value;
       else args.port = parsePort(value, '--port');
     } else {
-      throw new ConfigError(`unknown argument ${flag} (usage: start [--config FILE.json] [--host HOST] [--port PORT]; --help for more)`);
+      throw new ConfigError(`unknown argument ${flag} (usage: start [--config FILE.json] [--host HOST] [--port PORT] [--log json]; --help for more)`);
     }
   }
   return args;
@@ -91,6 +98,15 @@ async function main(): Promise<void> {
     process.stdout.write(COMMANDS_HELP);
     return;
   }
+  if (argv[0] === 'bench') {
+    const { BENCH_HELP, runBench } = await import('./cli-bench.js');
+    if (argv.length === 1 || argv[1] === '--help' || argv[1] === '-h') {
+      process.stdout.write(BENCH_HELP);
+      return;
+    }
+    process.exitCode = await runBench(argv.slice(1));
+    return;
+  }
   if (argv[0] === 'replay') {
     const { parseReplayArgs, REPLAY_HELP } = await import('./backtest/replay-args.js');
     if (wantsHelp(argv.slice(1))) {
@@ -142,20 +158,24 @@ async function main(): Promise<void> {
     return;
   }
   const args = parseArgs(argv);
-  if (args.command !== 'start') throw new ConfigError(`unknown command "${args.command}" (commands: start, replay; --help for usage)`);
+  if (args.command !== 'start') throw new ConfigError(`unknown command "${args.command}" (commands: start, replay, bench; --help for usage)`);
   const config = args.config === undefined ? DEMO_CONFIG : loadConfigFile(args.config);
   const envPort = process.env.PORT;
+  // JSON logs (docs/operations.md): records on stderr, nothing on stdout (the banner shows key secrets).
+  const logger = (args.log ?? process.env.RINGMATCH_LOG) === 'json' ? (await import('./ops/log.js')).createLogger({ level: process.env.RINGMATCH_LOG_LEVEL }) : undefined;
   const sim = await startSimulator(config, {
     host: args.host ?? process.env.HOST ?? config.host ?? '127.0.0.1',
     port: args.port ?? (envPort !== undefined && envPort !== '' ? parsePort(envPort, 'PORT') : config.port ?? 8080),
     adminToken: process.env.SIM_ADMIN_TOKEN || undefined,
+    logger,
   });
-  console.log(banner(config, sim.server.host, sim.server.port));
+  if (logger === undefined) console.log(banner(config, sim.server.host, sim.server.port));
   let closing = false;
   const stop = (signal: string): void => {
     if (closing) return;
     closing = true;
-    console.log(`ringmatch: ${signal}, closing`);
+    if (logger !== undefined) logger.info({ event: 'closing', signal }, 'closing');
+    else console.log(`ringmatch: ${signal}, closing`);
     sim.close().then(() => process.exit(0), (e: unknown) => { console.error(e); process.exit(1); });
   };
   process.on('SIGINT', () => stop('SIGINT'));

@@ -25,7 +25,7 @@ import { ensureJournalDirectory } from './sim/journal-path.js';
 import { MarketDataFeed } from './api/market-data/market-data-feed.js';
 import { spotMarketDataRoutes } from './api/routes/spot-market-data.js';
 import { registerFuturesWebSocket } from './api/ws/futures-ws.js';
-import { createWsHost } from './api/ws/ws-host.js';
+import { createWsHost, type WsHost } from './api/ws/ws-host.js';
 import { registerSpotWebSocket, type WsOptions } from './api/ws/ws-server.js';
 import { MarketMaker } from './sim/market-maker.js';
 import { resolveChains } from './sim/chains/chain-spec.js';
@@ -35,6 +35,8 @@ import { futuresServiceOptions } from './sim/futures-config.js';
 import { OptionsServices } from './engine/options/options-services.js';
 import { optionsServiceOptions } from './sim/options-config.js';
 import { OptionsQuoter } from './sim/options-quoter.js';
+import type { Logger } from './ops/log.js';
+import { listeningRecord } from './ops/log-records.js';
 
 export interface StartOptions {
   readonly host?: string | undefined;
@@ -44,6 +46,8 @@ export interface StartOptions {
   readonly extraRoutes?: readonly ((router: Router, deps: ApiDeps) => void)[] | undefined;
   /** WebSocket settings (docs/websocket.md); defaults follow the config's rate_limits and auth_window_s. */
   readonly websocket?: WsOptions | undefined;
+  /** Structured logs at the edge (ops/log.ts, docs/operations.md); absent: the plain lines on stderr as before. */
+  readonly logger?: Logger | undefined;
 }
 
 export interface Simulator {
@@ -94,8 +98,14 @@ export async function startSimulator(config: SimulatorConfig, options: StartOpti
     fsync: fsync === undefined ? undefined : typeof fsync === 'number' ? { fsync: 'interval', everyMs: fsync } : { fsync },
     snapshots: snapshotPolicy(engine),
   });
-  gateway.onStop((s) => console.error(`ringmatch: ${s.reason}; intake is stopped: every write answers 503 TOO_BUSY, `
-    + 'reads keep working; GET /sim/health says why; restart to recover the journaled state'));
+  const log = options.logger;
+  gateway.onStop((s) => {
+    if (log !== undefined) log.error({ event: 'engine_stopped', reason: s.reason, code: s.code, at_ms: s.atMs }, 'engine stopped: writes answer 503 TOO_BUSY, reads keep working');
+    else {
+      console.error(`ringmatch: ${s.reason}; intake is stopped: every write answers 503 TOO_BUSY, `
+        + 'reads keep working; GET /sim/health says why; restart to recover the journaled state');
+    }
+  });
   if (simClock !== undefined && lastTimeUs > simClock.nowUs()) simClock.advanceTo(lastTimeUs);
   const ex = gateway.exchange;
   let refused: string | undefined;
@@ -131,6 +141,7 @@ export async function startSimulator(config: SimulatorConfig, options: StartOpti
   const rl = config.rate_limits;
   const wallet = new WalletSim(gateway, clock, resolveChains(definition.currencies, config.chains), config.low_cap_currencies);
   const walletTimer = setInterval(() => wallet.tick(), WALLET_TICK_MS);
+  let wsHost: WsHost | undefined;
   const server = createServer({
     wallet,
     gateway, keys, simClock,
@@ -141,7 +152,7 @@ export async function startSimulator(config: SimulatorConfig, options: StartOpti
     vipLevels: new Map((config.users ?? []).flatMap((u) => (u.vip_level === undefined ? [] : [[u.uid, u.vip_level] as const]))),
     apiKeys: { limit: config.api_key_limit, delayMs: config.api_key_change_delay_ms },
     adminToken: options.adminToken ?? config.admin_token,
-    stpGroups: config.stp_groups, extraRoutes: [spotMarketDataRoutes(feed), ...(options.extraRoutes ?? [])],
+    stpGroups: config.stp_groups, logger: log, extraRoutes: [spotMarketDataRoutes(feed), ...(options.extraRoutes ?? [])],
     sockets: [(app, deps) => {
       const ws: WsOptions = {
         authWindowS: config.auth_window_s,
@@ -150,11 +161,12 @@ export async function startSimulator(config: SimulatorConfig, options: StartOpti
         ...options.websocket,
       };
       // Spot (/ws/v4/) and futures (/v4/ws/fx/{settle}) share one host: one output gate, one sweep.
-      const host = createWsHost(app, deps, ws);
+      const host = wsHost = createWsHost(app, deps, ws);
       registerSpotWebSocket(app, deps, feed, ws, host);
       registerFuturesWebSocket(app, deps, ws, host);
     }],
   });
+  server.metrics.wsConnections = () => wsHost?.connections() ?? 0;
   const cmdDone = (): void => undefined;
   const maker = marketMaker === undefined ? undefined : new MarketMaker(ex, marketMaker, (c) => { gateway.submit(c, cmdDone); return 0; });
   // The maker's first re-quote (with its opening trade) is applied before the server listens: clients find
@@ -195,6 +207,7 @@ export async function startSimulator(config: SimulatorConfig, options: StartOpti
     await gateway.close();
     throw e;
   }
+  log?.info(listeningRecord(config, server.host, server.port, resolveRunner(engine.runner), restart), 'listening');
   return {
     server, gateway, keys, simClock, config, futures,
     snapshots, restart,
@@ -204,6 +217,7 @@ export async function startSimulator(config: SimulatorConfig, options: StartOpti
       await server.close();
       await snapshots?.close();
       await gateway.close();
+      log?.info({ event: 'closed' }, 'closed');
     },
   };
 }

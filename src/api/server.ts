@@ -61,6 +61,9 @@ import { registerFuturesPublicRoutes } from './routes/futures-public.js';
 import { DeliveryRouter, registerDeliveryRoutes } from './routes/delivery-routes.js';
 import { registerOptionsPublicRoutes } from './routes/options-public.js';
 import { registerFuturesRoutes } from './routes/futures-routes.js';
+import { ServerMetrics } from './metrics.js';
+import { registerMetricsRoute } from './metrics-route.js';
+import type { Logger } from '../ops/log.js';
 
 export interface ServerOptions {
   readonly gateway: ExchangeGateway;
@@ -91,6 +94,8 @@ export interface ServerOptions {
   readonly vipLevels?: ReadonlyMap<number, number> | undefined;
   /** Extra route groups (e.g. market data) registered after the built-in ones. */
   readonly extraRoutes?: readonly ((router: Router, deps: ApiDeps) => void)[] | undefined;
+  /** Where a handler's failure is logged (ops/log.ts); absent: a line on stderr. */
+  readonly logger?: Logger | undefined;
   /** WebSocket endpoints (e.g. ws/ws-server.ts at /ws/v4/), registered on the app before the HTTP catch-all. */
   readonly sockets?: readonly ((app: TemplatedApp, deps: ApiDeps) => void)[] | undefined;
 }
@@ -107,6 +112,8 @@ export interface Server {
   readonly deps: ApiDeps;
   /** The request handler the app serves (HttpHandler.onRequest), for in-process drivers such as benchmarks. */
   readonly onRequest: HttpHandler['onRequest'];
+  /** What GET /metrics shows (api/metrics.ts). */
+  readonly metrics: ServerMetrics;
 }
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
@@ -171,6 +178,7 @@ export interface HttpHandler {
   readonly deps: ApiDeps;
   /** The request handler uWS calls (also driven directly, with stand-in objects, by benchmarks). */
   readonly onRequest: (res: HttpResponse, req: HttpRequest) => void;
+  readonly metrics: ServerMetrics;
 }
 
 /** Builds the routes and the request pipeline of the module header; binds nothing. */
@@ -227,6 +235,11 @@ export function createHttpHandler(options: ServerOptions): HttpHandler {
   registerSimRoutes(router, deps);
   registerSimFuturesRoutes(router, deps);
   for (const extra of options.extraRoutes ?? []) extra(router, deps);
+  const metrics = new ServerMetrics(options.gateway);
+  deps.onClose.push(() => metrics.close());
+  registerMetricsRoute(router, metrics);
+  metrics.http.index(router.routes());
+  const stats = metrics.http;
 
   const dispatch = (route: Route, req: ApiRequest, reply: Reply): void => {
     if (req.body === '' && route.arrayBody === true) return reply.error(ResultCode.InvalidBody, 'Request body must be a JSON array');
@@ -257,7 +270,8 @@ export function createHttpHandler(options: ServerOptions): HttpHandler {
     try {
       route.handler(req, reply);
     } catch (e) {
-      console.error(`ringmatch: ${req.method} ${req.path} failed:`, e);
+      if (options.logger !== undefined) options.logger.error({ event: 'handler_failed', method: req.method, route: route.pattern, err: e }, 'handler failed');
+      else console.error(`ringmatch: ${req.method} ${req.path} failed:`, e);
       reply.json(500, { label: 'SERVER_ERROR', message: 'Internal server error' });
     }
   };
@@ -273,7 +287,7 @@ export function createHttpHandler(options: ServerOptions): HttpHandler {
     let ip: string | undefined;
     const ipOf = (): string => (ip ??= trustProxy && headers.forwardedFor !== '' ? headers.forwardedFor.split(',')[0]!.trim()
       : normalizeIp(Buffer.from(res.getRemoteAddressAsText()).toString()));
-    const reply = new Reply(res, inUs, headers.clientRequestId, output);
+    const reply = new Reply(res, inUs, headers.clientRequestId, output, stats);
     let query: URLSearchParams | undefined;
     const req: ApiRequest = {
       method, path, rawQuery, get query() { return (query ??= new URLSearchParams(rawQuery)); }, params: [], headers,
@@ -290,6 +304,7 @@ export function createHttpHandler(options: ServerOptions): HttpHandler {
       if (m === 'not-found') return reply.error(ResultCode.NotFound);
       if (m === 'method-not-allowed') return reply.error(ResultCode.MethodNotAllowed);
       req.params = m.params;
+      reply.slot = stats.slotOf(m.route);
       dispatch(m.route, req, reply);
     };
     if (!hasBody) return proceed();
@@ -315,7 +330,7 @@ export function createHttpHandler(options: ServerOptions): HttpHandler {
     });
   };
 
-  return { router, deps, onRequest };
+  return { router, deps, onRequest, metrics };
 }
 
 /**
@@ -351,7 +366,7 @@ async function listenFailure(host: string, port: number): Promise<ConfigError> {
 
 export function createServer(options: ServerOptions): Server {
   const host = options.host ?? '127.0.0.1';
-  const { router, deps, onRequest } = createHttpHandler(options);
+  const { router, deps, onRequest, metrics } = createHttpHandler(options);
   const app: TemplatedApp = App();
   for (const socket of options.sockets ?? []) socket(app, deps);
   app.any('/*', onRequest);
@@ -363,6 +378,7 @@ export function createServer(options: ServerOptions): Server {
     deps,
     host,
     onRequest,
+    metrics,
     get port() { return port; },
     listen(): Promise<number> {
       const want = options.port ?? 8080;

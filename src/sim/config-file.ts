@@ -101,7 +101,8 @@ export interface SimulatorConfig extends SimConfig {
 }
 
 const PERM_NAMES = ['spot', 'margin', 'futures', 'delivery', 'options', 'wallet', 'withdrawal', 'unified', 'account', 'sub_accounts'];
-const TOP_FIELDS = ['extends', 'currency_pairs', 'currencies', 'users', 'stp_groups', 'market_maker', 'host', 'port',
+/** `$schema`: an editor's pointer to schemas/config.schema.json (`ringmatch/config.schema.json`); ignored. */
+const TOP_FIELDS = ['$schema', 'extends', 'currency_pairs', 'currencies', 'users', 'stp_groups', 'market_maker', 'host', 'port',
   'admin_token', 'clock', 'auth_window_s', 'rate_limits', 'trust_proxy', 'body_limit', 'chains', 'low_cap_currencies',
   'api_key_limit', 'api_key_change_delay_ms', 'engine', 'unified', 'cancelled_order_retention_s', 'futures', 'options'];
 

@@ -30,8 +30,12 @@ const NOT_RUN: Readonly<Record<string, string>> = {
   'npm test': 'runs every test, this one included (.ci/run runs it)',
   'npm run typecheck': '.ci/run runs it before npm test; about 10 s of the two cores this test shares',
   'npm run lint': '.ci/run runs it before npm test; most of a minute on two cores',
-  'npm run build': 'every npm start, npm run replay and bench or soak command run here runs it first (scripts/ensure-build.mjs); '
-    + 'test/scripts/ensure-build.test.ts covers it',
+  'npm run build': 'test/package/pack.test.ts runs it as npm pack\'s prepare; test/scripts/ensure-build.test.ts tests the transpiling',
+  'npm pack': 'test/package/pack.test.ts packs (its prepare builds) and installs the tarball',
+  'npm install --save-dev ./ringmatch-0.1.0.tgz': 'needs the registry for the dependencies; test/package/pack.test.ts installs the tarball offline',
+  'npx ringmatch start --port 0': 'test/package/pack.test.ts runs the installed bin\'s start and probes HTTP',
+  'npx ringmatch replay --help': 'test/package/pack.test.ts runs it from the installed package',
+  'npx ringmatch bench --help': 'test/package/pack.test.ts runs it from the installed package',
   'npm run schemas:gen': 'rewrites src/protocol/generated/, which other tests import while it runs; npm run schemas:check, '
     + 'run here, generates the same into a temporary directory and compares',
 };

@@ -20,6 +20,11 @@ const STATUS_TEXT: Readonly<Record<number, string>> = {
   429: '429 Too Many Requests', 500: '500 Internal Server Error', 503: '503 Service Unavailable',
 };
 
+/** Told of every answer written (api/metrics.ts): the route's slot, the status and the in/out times. Must not allocate. */
+export interface ReplySink {
+  sent(slot: number, status: number, inUs: number, outUs: number): void;
+}
+
 /** Trace ids: a random per-process prefix and a counter (unique, cheap). */
 const TRACE_PREFIX = randomBytes(6).toString('hex');
 let traceCounter = 0;
@@ -31,13 +36,17 @@ export class Reply {
   readonly #inUs: number;
   readonly #clientRequestId: string;
   readonly #gate: OutputGate | undefined;
+  readonly #sink: ReplySink | undefined;
+  /** The matched route's metrics slot (ReplySink; 0: none matched). */
+  slot = 0;
   /** Rate-limit figures of the request (limit < 0: not limited, no headers). */
   #rateLimit = -1;
   #rateRemain = 0;
   #rateResetMs = 0;
 
-  /** `gate`: the gateway's output gate (absent: written at once, for front-less uses). */
-  constructor(res: HttpResponse, inUs: number, clientRequestId: string, gate?: OutputGate) {
+  /** `gate`: the gateway's output gate (absent: written at once, for front-less uses); `sink`: metrics. */
+  constructor(res: HttpResponse, inUs: number, clientRequestId: string, gate?: OutputGate, sink?: ReplySink) {
+    this.#sink = sink;
     this.#res = res;
     this.#inUs = inUs;
     this.#clientRequestId = clientRequestId;
@@ -70,6 +79,11 @@ export class Reply {
     this.#send(status, text, headers);
   }
 
+  /** Sends `text` with `status` and its own Content-Type (not JSON: the metrics exposition). */
+  text(status: number, text: string, contentType: string): void {
+    this.#send(status, text, { 'Content-Type': contentType });
+  }
+
   /** Sends 204 with no body (and no Content-Type). A second call is ignored. */
   noContent(): void {
     this.#send(204, undefined);
@@ -92,14 +106,17 @@ export class Reply {
     });
   }
 
+  /** `headers` may carry its own Content-Type (else JSON's). */
   #write(status: number, text: string | undefined, headers: Readonly<Record<string, string>> | undefined): void {
     if (this.#aborted) return;
     const res = this.#res;
     res.cork(() => {
+      const outUs = wallMicros();
+      this.#sink?.sent(this.slot, status, this.#inUs, outUs);
       res.writeStatus(STATUS_TEXT[status] ?? String(status));
-      if (text !== undefined) res.writeHeader('Content-Type', 'application/json');
+      if (text !== undefined && headers?.['Content-Type'] === undefined) res.writeHeader('Content-Type', 'application/json');
       res.writeHeader('X-In-Time', String(this.#inUs));
-      res.writeHeader('X-Out-Time', String(wallMicros()));
+      res.writeHeader('X-Out-Time', String(outUs));
       res.writeHeader('X-Svc-Trace-ID', `${TRACE_PREFIX}${(++traceCounter).toString(16).padStart(8, '0')}`);
       if (this.#clientRequestId !== '') res.writeHeader('X-Client-Request-Id', this.#clientRequestId);
       if (this.#rateLimit >= 0) {

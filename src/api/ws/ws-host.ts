@@ -90,6 +90,8 @@ export interface WsHost {
   readonly subscribers: (topic: string) => number;
   /** Registers a protocol's paths on the app. */
   readonly serve: <T>(protocol: WsProtocol<T>) => void;
+  /** Open connections, every path together (GET /metrics). */
+  readonly connections: () => number;
 }
 
 export function createWsHost(app: TemplatedApp, deps: ApiDeps, options: WsOptions = {}): WsHost {
@@ -240,5 +242,5 @@ export function createWsHost(app: TemplatedApp, deps: ApiDeps, options: WsOption
     for (const path of p.paths) app.ws<Conn>(path, behavior);
   }
 
-  return { nowUs, publish, subscribers: (topic) => app.numSubscribers(topic), serve };
+  return { nowUs, publish, subscribers: (topic) => app.numSubscribers(topic), serve, connections: () => sockets.size };
 }
