@@ -61,6 +61,7 @@ export function registerFuturesWebSocket(app: TemplatedApp, deps: ApiDeps, optio
     host.serve<FxTarget>({
       paths,
       prefix: 'futures',
+      group: scope.startsWith(DELIVERY_SCOPE) ? 'delivery' : 'futures',
       isChannel: (channel) => isFuturesChannel(channel) || isFuturesPrivateChannel(channel),
       isPrivate: isFuturesPrivateChannel,
       resolve: (channel, payload, uid) => (isFuturesChannel(channel) ? resolveFuturesSubscription(gateway.exchange, scope, channel, payload)

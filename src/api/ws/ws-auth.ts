@@ -45,9 +45,9 @@ function checkKey(ctx: WsAuthContext, key: ApiKey, write: boolean, group: PermGr
 
 const withinWindow = (ctx: WsAuthContext, time: number): boolean => Number.isFinite(time) && Math.abs(ctx.nowS - time) <= ctx.windowS;
 
-/** A private subscription's `auth` for `channel`/`event` at the request's `time` (seconds). */
+/** A private subscription's `auth` for `channel`/`event` at the request's `time` (seconds); the key needs `group` (read suffices). */
 export function verifySubscription(ctx: WsAuthContext, auth: { KEY: string; SIGN: string } | undefined, channel: string,
-  event: string, time: number): WsAuthResult {
+  event: string, time: number, group: PermGroup = 'spot'): WsAuthResult {
   if (auth === undefined || auth.KEY === '' || auth.SIGN === '') return { code: ResultCode.MissingHeader };
   const key = ctx.keys.get(auth.KEY);
   if (key === undefined) return { code: ResultCode.InvalidKey };
@@ -56,7 +56,7 @@ export function verifySubscription(ctx: WsAuthContext, auth: { KEY: string; SIGN
   const events = event === 'unsubscribe' ? ['subscribe', 'unsubscribe'] : [event];
   const signed = events.some((e) => macEquals(key.secret, `channel=${channel}&event=${e}&time=${time}`, auth.SIGN));
   if (!signed) return { code: ResultCode.InvalidSignature };
-  const code = checkKey(ctx, key, false);
+  const code = checkKey(ctx, key, false, group);
   return code === ResultCode.Ok ? { code, key } : { code };
 }
 

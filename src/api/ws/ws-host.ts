@@ -20,6 +20,7 @@
 import type { HttpRequest, HttpResponse, TemplatedApp, us_socket_context_t, WebSocket, WebSocketBehavior } from 'uWebSockets.js';
 import { gateError } from '../../gate/error-catalogue.js';
 import type { ApiDeps } from '../deps.js';
+import type { PermGroup } from '../auth/key-store.js';
 import { wallMicros } from '../http/wall-time.js';
 import type { RateLimitOptions } from '../rate-limit.js';
 import { ackFrame, authErrorMessage, errorFrame, parseFrame, pongFrame, type WsRequest, WsErrorCode } from './envelope.js';
@@ -68,6 +69,8 @@ export interface WsProtocol<T> {
   readonly paths: readonly string[];
   /** `spot` or `futures`: pings arrive on `<prefix>.ping` and are answered on `<prefix>.pong`. */
   readonly prefix: string;
+  /** The key permission a private subscription needs (read access suffices); default `spot`. */
+  readonly group?: PermGroup | undefined;
   isChannel(channel: string): boolean;
   isPrivate(channel: string): boolean;
   /** The topics of a (channel-checked) subscription; `uid` is the authenticated user of a private one (else 0). */
@@ -146,7 +149,7 @@ export function createWsHost(app: TemplatedApp, deps: ApiDeps, options: WsOption
       if (!p.isChannel(channel)) return err(WsErrorCode.BadRequest, `unknown channel: ${channel}`);
       let uid = 0;
       if (p.isPrivate(channel)) {
-        const a = verifySubscription(authContext(c), req.auth, channel, req.event, req.time);
+        const a = verifySubscription(authContext(c), req.auth, channel, req.event, req.time, p.group);
         if (a.key === undefined) {
           const e = gateError(a.code);
           return err(WsErrorCode.AuthFailed, authErrorMessage(e.label, e.message));

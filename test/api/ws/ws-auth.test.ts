@@ -85,3 +85,14 @@ describe('verifyApiRequest', () => {
     expect(verifyApiRequest(ctx, 'fx', fx, String(T), 'futures.order_place', param, false, 'futures').code).toBe(ResultCode.Ok);
   });
 });
+
+describe('private subscriptions need the endpoint\'s permission group', () => {
+  it('a futures-only key subscribes on a futures endpoint, not on the spot one; a spot-only key the reverse', () => {
+    const auth = (key: string, secret: string, channel: string): { KEY: string; SIGN: string } => ({ KEY: key, SIGN: sub(secret, channel, 'subscribe') });
+    expect(verifySubscription(ctx, auth('fx', 'f', 'futures.orders'), 'futures.orders', 'subscribe', T, 'futures').code).toBe(ResultCode.Ok);
+    expect(verifySubscription(ctx, auth('fx', 'f', 'spot.orders'), 'spot.orders', 'subscribe', T).code).toBe(ResultCode.Forbidden);
+    expect(verifySubscription(ctx, auth('ro', 'r', 'futures.orders'), 'futures.orders', 'subscribe', T, 'futures').code).toBe(ResultCode.Forbidden);
+    expect(verifySubscription(ctx, auth('ro', 'r', 'spot.orders'), 'spot.orders', 'subscribe', T).code).toBe(ResultCode.Ok);
+    expect(verifySubscription(ctx, auth('fx', 'f', 'futures.orders'), 'futures.orders', 'subscribe', T, 'delivery').code).toBe(ResultCode.Forbidden);
+  });
+});
