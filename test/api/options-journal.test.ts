@@ -6,19 +6,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Simulator } from '../../src/main.js';
 import { stateHash } from './futures-helpers.js';
-import { plainFetch } from './http-helpers.js';
 import { expectOk as ok, expectSameAfterRestart, journaledConfig, readPaths } from './journal-restart.js';
-import { CALL, EXP1, OPTIONS_CONFIG, optionsCaller, PUT, spotTrade } from './options-helpers.js';
+import { CALL, EXP1, OPTIONS_CONFIG, optionsCaller, PUT, simClock, spotTrade } from './options-helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'options-journal-'));
 afterAll(() => { rmSync(dir, { recursive: true, force: true }); });
 
 const READS = ['/options/accounts', '/options/positions', '/options/orders?status=open', '/options/orders?status=finished',
   '/options/my_trades', '/options/account_book', '/options/my_settlements', '/options/position_close'];
-const clock = (sim: Simulator, body: unknown) => plainFetch(sim.server.port, '/sim/clock', {
-  method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
 
 describe('options writes across a restart', () => {
   for (const runner of ['threaded', 'inline'] as const) {
@@ -27,13 +23,13 @@ describe('options writes across a restart', () => {
         const call = optionsCaller(first);
         const B: [string, string] = ['k2', 's2'];
         await spotTrade(call, '60000');
-        await clock(first, { advance_ms: 2000 });
+        await simClock(first, { advance_ms: 2000 });
         await ok(call('POST', '/wallet/transfers', { body: { currency: 'USDT', from: 'spot', to: 'options', amount: '100' } }));
         await ok(call('POST', '/options/orders', { body: { contract: CALL, size: -3, price: '900' }, key: B }));
         await ok(call('POST', '/options/orders', { body: { contract: CALL, size: 2, price: '900' } }));
         await ok(call('POST', '/options/orders', { body: { contract: PUT, size: -1, price: '50', text: 't-rest' } }));
         await spotTrade(call, '61000');
-        await ok(clock(first, { set_ms: EXP1 * 1000 + 5000 }));
+        await ok(simClock(first, { set_ms: EXP1 * 1000 + 5000 }));
         expect((await call('GET', '/options/my_settlements')).body).toEqual([
           expect.objectContaining({ contract: CALL, size: 2, settle_profit: '20' })]);
       }, async (sim) => {
