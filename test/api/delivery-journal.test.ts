@@ -7,10 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startSimulator } from '../../src/main.js';
-import type { SimulatorConfig } from '../../src/sim/config-file.js';
 import { clockTo, DELIVERY_CONFIG, QUARTERLY, simPost, WEEKLY, WEEKLY_EXPIRE } from './delivery-helpers.js';
 import { futuresCaller, type J, stateHash } from './futures-helpers.js';
 import { signedFetch } from './http-helpers.js';
+import { expectOk as ok, expectSameAfterRestart, journaledConfig, readPaths } from './journal-restart.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'delivery-journal-'));
 afterAll(() => { rmSync(dir, { recursive: true, force: true }); });
@@ -22,31 +22,9 @@ const READS = ['/delivery/usdt/accounts', '/delivery/usdt/positions', '/delivery
 describe('delivery across a restart', () => {
   for (const runner of ['threaded', 'inline'] as const) {
     it(`${runner} runner: reads and the state hash after an expiry are the same after a restart from the journal`, async () => {
-      const config: SimulatorConfig = { ...DELIVERY_CONFIG, engine: { runner, journal: join(dir, `${runner}.journal`), fsync: 'batch' } };
-      type Sim = Awaited<ReturnType<typeof startSimulator>>;
-      const read = async (sim: Sim): Promise<J> => {
-        const call = futuresCaller(sim);
-        const out: J = { hash: await stateHash(sim) };
-        for (const who of [['k1', 's1'], ['k2', 's2']] as [string, string][]) {
-          for (const path of READS) {
-            const [p, q] = path.split('?') as [string, string | undefined];
-            const body = (await call('GET', p, { query: q, key: who })).body;
-            // Prices and the basis move with the price clock's samples, which a restart starts again.
-            if (p.includes('/contracts/')) out[`${who[0]} ${path}`] = { settle_price: body.settle_price, status: body.status };
-            else out[`${who[0]} ${path}`] = body;
-          }
-        }
-        return out;
-      };
-      const first = await startSimulator(config, { host: '127.0.0.1', port: 0 });
-      let before: J;
-      try {
+      const before = await expectSameAfterRestart(journaledConfig(DELIVERY_CONFIG, runner, dir), async (first) => {
         const call = futuresCaller(first);
         const B: [string, string] = ['k2', 's2'];
-        const ok = async (p: Promise<{ status: number; body: unknown }>): Promise<void> => {
-          const r = await p;
-          expect(r.status, JSON.stringify(r.body)).toBeLessThan(300);
-        };
         for (const contract of [WEEKLY, QUARTERLY]) expect((await simPost(first, '/sim/futures/prices', { contract, index: '60000' })).status).toBe(200);
         await ok(call('POST', '/delivery/usdt/orders', { body: { contract: WEEKLY, size: -6, price: '60000' }, key: B }));
         await ok(call('POST', '/delivery/usdt/orders', { body: { contract: WEEKLY, size: 4, price: '0', tif: 'ioc' } }));
@@ -58,18 +36,11 @@ describe('delivery across a restart', () => {
         expect((await simPost(first, '/sim/futures/prices', { contract: WEEKLY, index: '60500' })).status).toBe(200);
         await clockTo(first, (WEEKLY_EXPIRE - 120) * 1000);
         await clockTo(first, (WEEKLY_EXPIRE + 5) * 1000);
-        before = await read(first);
-        expect(before[`k1 /delivery/usdt/contracts/${WEEKLY}`]).toEqual({ settle_price: '60500', status: 'delisted' });
-        expect((before['k1 /delivery/usdt/settlements'] as J[]).length).toBe(1);
-      } finally {
-        await first.close();
-      }
-      const again = await startSimulator(config, { host: '127.0.0.1', port: 0 });
-      try {
-        expect(await read(again)).toEqual(before);
-      } finally {
-        await again.close();
-      }
+      }, async (sim) => readPaths(futuresCaller(sim), READS, { hash: await stateHash(sim) },
+        // Prices and the basis move with the price clock's samples, which a restart starts again.
+        (p, body) => (p.includes('/contracts/') ? { settle_price: body.settle_price, status: body.status } : body)));
+      expect(before[`k1 /delivery/usdt/contracts/${WEEKLY}`]).toEqual({ settle_price: '60500', status: 'delisted' });
+      expect((before['k1 /delivery/usdt/settlements'] as J[]).length).toBe(1);
     });
   }
 });

@@ -3,20 +3,16 @@
 // expiration and the engine settles it.
 import * as GateApi from 'gate-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Simulator, startSimulator } from '../../src/main.js';
+import type { Simulator } from '../../src/main.js';
 import { ccxtGate, gateApiClient } from '../support/clients.js';
-import { plainFetch } from './http-helpers.js';
 import { type Call } from './futures-helpers.js';
-import { CALL, EXP1, OPTIONS_CONFIG, optionsCaller, PUT, spotTrade } from './options-helpers.js';
+import { CALL, EXP1, PUT, simClock, spotTrade, startIndexed } from './options-helpers.js';
 
 let sim: Simulator;
 let call: Call;
 
 beforeAll(async () => {
-  sim = await startSimulator(OPTIONS_CONFIG, { host: '127.0.0.1', port: 0 });
-  call = optionsCaller(sim);
-  await spotTrade(call, '60000');
-  await plainFetch(sim.server.port, '/sim/clock', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ advance_ms: 2000 }) });
+  ({ sim, call } = await startIndexed());
 });
 afterAll(async () => { await sim.close(); });
 
@@ -135,7 +131,7 @@ describe('expiry on the engine clock', () => {
     const gate = ccxtGate(sim.server.port, 'k1', 's1');
     await gate.loadMarkets();
     const before = (await call('GET', '/options/accounts')).body;
-    const r = await plainFetch(sim.server.port, '/sim/clock', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ set_ms: EXP1 * 1000 + 1000 }) });
+    const r = await simClock(sim, { set_ms: EXP1 * 1000 + 1000 });
     expect(r.status).toBe(200);
     const settled = (await call('GET', '/options/settlements', { query: 'underlying=BTC_USDT' })).body;
     expect(settled.find((s) => s.contract === CALL)).toMatchObject({ strike_price: '60000', settle_price: '62000' });

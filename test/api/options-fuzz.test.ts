@@ -3,10 +3,9 @@
 // before and after); unknown body keys are ignored. Seeded; bounded in count and time.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Prng } from '../../src/core/prng.js';
-import { type Simulator, startSimulator } from '../../src/main.js';
+import type { Simulator } from '../../src/main.js';
 import { type Call, type J, stateHash } from './futures-helpers.js';
-import { plainFetch } from './http-helpers.js';
-import { CALL, OPTIONS_CONFIG, optionsCaller, PUT, spotTrade } from './options-helpers.js';
+import { CALL, PUT, startIndexed } from './options-helpers.js';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261125);
 const REQUESTS = 300;
@@ -15,11 +14,7 @@ const BUDGET_MS = 20_000;
 let sim: Simulator;
 let call: Call;
 beforeAll(async () => {
-  sim = await startSimulator(OPTIONS_CONFIG, { host: '127.0.0.1', port: 0 });
-  call = optionsCaller(sim);
-  await spotTrade(call, '60000');
-  await plainFetch(sim.server.port, '/sim/clock', { method: 'POST', headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ advance_ms: 2000 }) });
+  ({ sim, call } = await startIndexed());
 });
 afterAll(async () => { await sim.close(); });
 

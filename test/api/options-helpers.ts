@@ -2,8 +2,8 @@
 // (expirations 1 and 7 days after the clock's start, strikes around 60000), users with funded options accounts
 // (10003 has none), and an index set by a BTC_USDT spot trade at 60000 (the options services follow it).
 import type { SimulatorConfig } from '../../src/sim/config-file.js';
-import type { Simulator } from '../../src/main.js';
-import { TEST_CONFIG } from './http-helpers.js';
+import { type Simulator, startSimulator } from '../../src/main.js';
+import { plainFetch, TEST_CONFIG } from './http-helpers.js';
 import { type Call, futuresCaller } from './futures-helpers.js';
 
 export const START_MS = Date.UTC(2026, 0, 1);
@@ -38,4 +38,20 @@ export async function spotTrade(call: Call, price: string): Promise<void> {
   if (sell.status !== 201) throw new Error(JSON.stringify(sell.body));
   const buy = await call('POST', '/spot/orders', { body: { currency_pair: 'BTC_USDT', side: 'buy', amount: '0.001', price } });
   if (buy.status !== 201) throw new Error(JSON.stringify(buy.body));
+}
+
+/** POST /sim/clock with `body` ({ advance_ms } or { set_ms }); it answers once what the move made due has run. */
+export const simClock = (sim: Simulator, body: unknown): Promise<{ status: number; body: unknown }> => plainFetch(sim.server.port,
+  '/sim/clock', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+
+/**
+ * A simulator on `config` (127.0.0.1) whose BTC_USDT index is 60000: a spot trade there, then the clock 2 s on
+ * (an index step), and a signed caller of it.
+ */
+export async function startIndexed(config: SimulatorConfig = OPTIONS_CONFIG): Promise<{ sim: Simulator; call: Call }> {
+  const sim = await startSimulator(config, { host: '127.0.0.1', port: 0 });
+  const call = optionsCaller(sim);
+  await spotTrade(call, '60000');
+  await simClock(sim, { advance_ms: 2000 });
+  return { sim, call };
 }

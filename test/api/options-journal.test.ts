@@ -6,64 +6,37 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startSimulator } from '../../src/main.js';
-import type { SimulatorConfig } from '../../src/sim/config-file.js';
-import { type J, stateHash } from './futures-helpers.js';
-import { plainFetch } from './http-helpers.js';
-import { CALL, EXP1, OPTIONS_CONFIG, optionsCaller, PUT, spotTrade } from './options-helpers.js';
+import { stateHash } from './futures-helpers.js';
+import { expectOk as ok, expectSameAfterRestart, journaledConfig, readPaths } from './journal-restart.js';
+import { CALL, EXP1, OPTIONS_CONFIG, optionsCaller, PUT, simClock, spotTrade } from './options-helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'options-journal-'));
 afterAll(() => { rmSync(dir, { recursive: true, force: true }); });
 
 const READS = ['/options/accounts', '/options/positions', '/options/orders?status=open', '/options/orders?status=finished',
   '/options/my_trades', '/options/account_book', '/options/my_settlements', '/options/position_close'];
-const clock = (sim: Awaited<ReturnType<typeof startSimulator>>, body: unknown) => plainFetch(sim.server.port, '/sim/clock', {
-  method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
 
 describe('options writes across a restart', () => {
   for (const runner of ['threaded', 'inline'] as const) {
     it(`${runner} runner: reads and the state hash are the same after a restart from the journal`, async () => {
-      const config: SimulatorConfig = { ...OPTIONS_CONFIG, engine: { runner, journal: join(dir, `${runner}.journal`), fsync: 'batch' } };
-      const read = async (sim: Awaited<ReturnType<typeof startSimulator>>): Promise<J> => {
-        const call = optionsCaller(sim);
-        const out: J = { hash: await stateHash(sim), settlements: (await call('GET', '/options/settlements', { query: 'underlying=BTC_USDT' })).body };
-        for (const who of [['k1', 's1'], ['k2', 's2']] as [string, string][]) {
-          for (const path of READS) {
-            const [p, q] = path.split('?') as [string, string | undefined];
-            out[`${who[0]} ${path}`] = (await call('GET', p, { query: q, key: who })).body;
-          }
-        }
-        return out;
-      };
-      const first = await startSimulator(config, { host: '127.0.0.1', port: 0 });
-      let before: J;
-      try {
+      await expectSameAfterRestart(journaledConfig(OPTIONS_CONFIG, runner, dir), async (first) => {
         const call = optionsCaller(first);
         const B: [string, string] = ['k2', 's2'];
-        const ok = async (p: Promise<{ status: number; body: unknown }>): Promise<void> => {
-          const r = await p;
-          expect(r.status, JSON.stringify(r.body)).toBeLessThan(300);
-        };
         await spotTrade(call, '60000');
-        await clock(first, { advance_ms: 2000 });
+        await simClock(first, { advance_ms: 2000 });
         await ok(call('POST', '/wallet/transfers', { body: { currency: 'USDT', from: 'spot', to: 'options', amount: '100' } }));
         await ok(call('POST', '/options/orders', { body: { contract: CALL, size: -3, price: '900' }, key: B }));
         await ok(call('POST', '/options/orders', { body: { contract: CALL, size: 2, price: '900' } }));
         await ok(call('POST', '/options/orders', { body: { contract: PUT, size: -1, price: '50', text: 't-rest' } }));
         await spotTrade(call, '61000');
-        await ok(clock(first, { set_ms: EXP1 * 1000 + 5000 }));
+        await ok(simClock(first, { set_ms: EXP1 * 1000 + 5000 }));
         expect((await call('GET', '/options/my_settlements')).body).toEqual([
           expect.objectContaining({ contract: CALL, size: 2, settle_profit: '20' })]);
-        before = await read(first);
-      } finally {
-        await first.close();
-      }
-      const again = await startSimulator(config, { host: '127.0.0.1', port: 0 });
-      try {
-        expect(await read(again)).toEqual(before);
-      } finally {
-        await again.close();
-      }
+      }, async (sim) => {
+        const call = optionsCaller(sim);
+        const settlements = (await call('GET', '/options/settlements', { query: 'underlying=BTC_USDT' })).body;
+        return readPaths(call, READS, { hash: await stateHash(sim), settlements });
+      });
     });
   }
 });

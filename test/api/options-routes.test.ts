@@ -3,21 +3,17 @@
 // accounts / positions / orders / trades / account book, each bad input answered with its Gate label and status
 // and no change of state, and the seed 8.1 limits (options placement and cancellation 200 r/s per UID).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Simulator, startSimulator } from '../../src/main.js';
+import type { Simulator } from '../../src/main.js';
 import { expectRejected, type Call, stateHash } from './futures-helpers.js';
 import { plainFetch, signedFetch } from './http-helpers.js';
-import { CALL, EXP1, EXP2, OPTIONS_CONFIG, optionsCaller, PUT, spotTrade } from './options-helpers.js';
+import { CALL, EXP1, EXP2, OPTIONS_CONFIG, PUT, startIndexed } from './options-helpers.js';
 
 let sim: Simulator;
 let call: Call;
 const get = async (path: string): Promise<{ status: number; body: unknown }> => plainFetch(sim.server.port, `/api/v4${path}`);
 
 beforeAll(async () => {
-  sim = await startSimulator({ ...OPTIONS_CONFIG, rate_limits: true }, { host: '127.0.0.1', port: 0 });
-  call = optionsCaller(sim);
-  await spotTrade(call, '60000');
-  await plainFetch(sim.server.port, '/sim/clock', { method: 'POST', headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ advance_ms: 2000 }) });
+  ({ sim, call } = await startIndexed({ ...OPTIONS_CONFIG, rate_limits: true }));
 });
 afterAll(async () => { await sim.close(); });
 

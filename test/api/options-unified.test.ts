@@ -2,24 +2,19 @@
 // its open options orders would lose against the mark if filled at their limits, and GET /unified/risk_units adds
 // its option positions' greeks to the unit of the underlying's base currency (display figures).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Simulator, startSimulator } from '../../src/main.js';
+import type { Simulator } from '../../src/main.js';
 import { modelOf } from '../../src/gate/options-shapes.js';
 import { type Call } from './futures-helpers.js';
-import { plainFetch } from './http-helpers.js';
-import { CALL, OPTIONS_CONFIG, optionsCaller, spotTrade } from './options-helpers.js';
+import { CALL, OPTIONS_CONFIG, startIndexed } from './options-helpers.js';
 
 let sim: Simulator;
 let call: Call;
 
 beforeAll(async () => {
-  sim = await startSimulator({
+  ({ sim, call } = await startIndexed({
     ...OPTIONS_CONFIG,
     unified: { currencies: { USDT: { lendable: '100000' }, BTC: { lendable: '10' } } },
-  }, { host: '127.0.0.1', port: 0 });
-  call = optionsCaller(sim);
-  await spotTrade(call, '60000');
-  await plainFetch(sim.server.port, '/sim/clock', { method: 'POST', headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ advance_ms: 2000 }) });
+  }));
 });
 afterAll(async () => { await sim.close(); });
 

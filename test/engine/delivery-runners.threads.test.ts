@@ -7,19 +7,14 @@ import { ResultCode } from '../../src/core/result-code.js';
 import { ThreadedEngine } from '../../src/engine/threaded-engine.js';
 import { deliveryDefinition, linearScenario, ListClock, RecordingClock } from '../core/futures/delivery-helpers.js';
 import { FuturesDriver } from '../support/futures-driver.js';
+import { recordCodes, replayThreaded } from '../support/threaded-replay.js';
 
 const DEF = deliveryDefinition();
 
 describe('delivery settlement on every runner', () => {
   const clock = new RecordingClock();
   const d = new FuturesDriver(DEF, { clock, record: true });
-  const codes: number[] = [];
-  const submit = d.submit.bind(d);
-  d.submit = (c) => {
-    const code = submit(c);
-    codes.push(code);
-    return code;
-  };
+  const codes = recordCodes(d);
   linearScenario(d, clock);
   const hash = d.engine.stateHash();
 
@@ -39,21 +34,7 @@ describe('delivery settlement on every runner', () => {
   it.each([1, 2])('the threaded runner with %i shard(s) reaches the same state hash', async (shards) => {
     const engine = ThreadedEngine.start(DEF, { clock: new ListClock(clock.given), shards });
     try {
-      const got = new Array<number>(d.sent.length).fill(1);
-      const deadline = Date.now() + 30_000;
-      let i = 0;
-      while (i < d.sent.length) {
-        expect(Date.now()).toBeLessThan(deadline);
-        const k = i;
-        if (engine.submit(new Command().copyFrom(d.sent[k]!), (code) => { got[k] = code; }) === ResultCode.Busy) {
-          await engine.run();
-          continue;
-        }
-        engine.pump();
-        engine.poll();
-        i++;
-      }
-      await engine.run();
+      const got = await replayThreaded(engine, d.sent, 30_000);
       expect(got).toEqual(codes);
       expect(engine.exchange.futures.exportData()).toEqual(d.ex.futures.exportData());
       expect(await engine.stateHash()).toBe(hash);

@@ -4,10 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { SimClock } from '../../src/core/clock.js';
 import type { Command } from '../../src/core/command.js';
 import type { ExchangeDefinition } from '../../src/core/exchange/exchange-definition.js';
-import { ResultCode } from '../../src/core/result-code.js';
 import { InlineEngine } from '../../src/engine/inline-engine.js';
 import { ThreadedEngine } from '../../src/engine/threaded-engine.js';
 import { ENGINE_DEFINITION, EngineStream } from '../support/engine-stream.js';
+import { submitThreaded } from '../support/threaded-replay.js';
 
 const T0 = 1_767_225_600_000_000;
 
@@ -47,22 +47,10 @@ describe('ThreadedEngine', () => {
     const clock = new SimClock(T0);
     const engine = ThreadedEngine.start(DEF, { clock, shards, commandRing: 256, eventRing: 512, intake: 1024 });
     try {
-      const codes = new Array<number>(commands.length).fill(1);
-      let i = 0;
-      const deadline = Date.now() + 60_000;
-      while (i < commands.length) {
-        expect(Date.now()).toBeLessThan(deadline);
-        const k = i;
+      const codes = await submitThreaded(engine, commands.length, (k) => {
         clock.advanceTo(clockTimes[k]!);
-        if (engine.submit(commands[k]!, (code) => { codes[k] = code; }) === ResultCode.Busy) {
-          await engine.run();
-          continue;
-        }
-        engine.pump();
-        engine.poll();
-        i++;
-      }
-      await engine.run();
+        return commands[k]!;
+      }, 60_000);
       expect(codes).toEqual(inline.codes);
       expect(engine.exchange.trades.count).toBe(inline.trades);
       expect(await engine.stateHash()).toBe(inline.hash);

@@ -19,6 +19,7 @@ import { type Simulator, startSimulator } from '../../src/main.js';
 import { FUTURES_CONFIG, futuresCaller, INVERSE, LINEAR, setMark } from '../api/futures-helpers.js';
 import { plainFetch } from '../api/http-helpers.js';
 import { ccxtProGate, type CcxtProGate, restUrls } from '../support/clients.js';
+import { within } from '../support/within.js';
 
 type Pro = CcxtProGate;
 const SPOT = 'BTC/USDT';
@@ -43,15 +44,7 @@ afterEach(async () => {
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** `p`'s value, or a failure naming `what` when it takes longer than FIRST_MS. */
-async function first<T>(what: string, p: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`${what}: nothing within ${FIRST_MS} ms`)), FIRST_MS); });
-  try {
-    return await Promise.race([p, late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
+const first = <T>(what: string, p: Promise<T>): Promise<T> => within(what, p, FIRST_MS);
 
 /** A watching client: ccxt.pro without its re-dial back-off (so a reconnect measures the server, not ccxt's wait). */
 function watcher(port: number): Pro {

@@ -15,6 +15,7 @@ import { parseCreateOrder } from '../../src/gate/spot-order-request.js';
 import type { Simulator } from '../../src/main.js';
 import { startTestSimulator } from '../api/http-helpers.js';
 import { type CcxtGate, ccxtGate, restUrls } from '../support/clients.js';
+import { within } from '../support/within.js';
 
 type Pro = InstanceType<typeof ccxt.pro.gate>;
 
@@ -48,15 +49,7 @@ afterEach(async () => {
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** `p`'s value, or a failure naming `what` when it takes longer than FIRST_MS. */
-async function first<T>(what: string, p: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`${what}: nothing within ${FIRST_MS} ms`)), FIRST_MS); });
-  try {
-    return await Promise.race([p, late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
+const first = <T>(what: string, p: Promise<T>): Promise<T> => within(what, p, FIRST_MS);
 
 /**
  * A ccxt.pro client of the simulator's /ws/v4/ (REST groups overridden as in test/support/clients.ts).

@@ -24,6 +24,7 @@
  */
 import { type Command, CommandType } from '../command.js';
 import type { BookProduct, ExchangeContext } from '../exchange/context.js';
+import { bookRefusal, goneCode } from '../exchange/derivative-answers.js';
 import { orderFlagsOf, packAccount } from '../exchange/order-store.js';
 import { invariant } from '../invariant.js';
 import { deliveryOrderCheck } from './delivery-settlement.js';
@@ -111,14 +112,6 @@ function orderMargin(ctx: ExchangeContext, ci: number, row: number, lots: number
   return openingMargin(v, lev) + (c.takerRate > 0n ? ofRate(v, c.takerRate, Round.Up) : 0n);
 }
 
-/** Why `c.orderId` cannot be cancelled or amended. */
-function goneCode(ctx: ExchangeContext, c: Command): ResultCode {
-  const O = ctx.orders;
-  const r = O.find(c.orderId);
-  if (r < 0 || O.uid[r] !== c.uid || O.market[r] !== c.market) return ResultCode.OrderNotFound;
-  return O.finishAs[r] === 0 ? ResultCode.Ok : ResultCode.OrderFinished;
-}
-
 export class FuturesOrders implements BookProduct {
   readonly name = 'futures';
   readonly serial = true;
@@ -144,18 +137,10 @@ export class FuturesOrders implements BookProduct {
 
   post(ctx: ExchangeContext, c: Command, code: ResultCode, ev: BookEvents): ResultCode {
     const ci = ctx.futures.contractOf(c.market);
-    if (code !== ResultCode.Ok) {
+    const refused = bookRefusal(ctx, c, code, ev);
+    if (refused !== ResultCode.Ok) {
       this.#undo(ctx, c, ci);
-      if (code !== ResultCode.OrderNotFound || c.type === CommandType.PlaceOrder) return code;
-      const gone = goneCode(ctx, c);
-      return gone === ResultCode.Ok ? code : gone;
-    }
-    if (c.type === CommandType.PlaceOrder) {
-      const refused = refusal(ev, c.orderId);
-      if (refused !== ResultCode.Ok) {
-        this.#undo(ctx, c, ci);
-        return refused;
-      }
+      return refused;
     }
     const O = ctx.orders;
     const time = c.time;
@@ -424,14 +409,4 @@ export class FuturesOrders implements BookProduct {
       }
     }
   }
-}
-
-/** ORDER_POC_IMMEDIATE / ORDER_FOK when the placed order finished at once as post-only or fill-or-kill, else Ok. */
-function refusal(ev: BookEvents, orderId: number): ResultCode {
-  for (let i = 0; i < ev.count; i++) {
-    if (ev.kind[i] !== EventKind.Finished || ev.orderId[i] !== orderId) continue;
-    if (ev.code[i] === FinishAs.Poc) return ResultCode.OrderPocImmediate;
-    if (ev.code[i] === FinishAs.Fok) return ResultCode.OrderFok;
-  }
-  return ResultCode.Ok;
 }

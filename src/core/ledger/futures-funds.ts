@@ -108,6 +108,16 @@ export function openMarginHold(p: LedgerParts, time: number, key: number, uid: n
   }
   const rec = futuresRecord(p, uid, acct);
   if (rec < 0) return LedgerCode.UserNotFound;
+  return openHoldOn(p, rec, cur, key, market, type, units);
+}
+
+/**
+ * Opens hold `key` of `type` for `market` on balance record `rec` (currency `cur`), taking `units` from its
+ * available into locked; the arguments are already checked. Codes: HoldExists, BalanceNotEnough (nothing changed).
+ * The futures and options margin ledgers both open their holds through this.
+ */
+export function openHoldOn(p: LedgerParts, rec: number, cur: number, key: number, market: number, type: number,
+  units: bigint): LedgerOutcome {
   if (p.holds.find(key) >= 0) return LedgerCode.HoldExists;
   const s = p.store;
   const amt = asAmount(p, cur, units);

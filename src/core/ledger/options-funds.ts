@@ -20,8 +20,8 @@
 import { ResultCode } from '../result-code.js';
 import { AccountKind } from './account-kinds.js';
 import { BookType } from './account-book.js';
-import { type Amount, addAmount, subAmount } from './amount.js';
-import { closeMarginHold, HoldType, marginHeld, moveMargin, NO_HOLD } from './futures-funds.js';
+import { type Amount, addAmount } from './amount.js';
+import { closeMarginHold, HoldType, marginHeld, moveMargin, NO_HOLD, openHoldOn } from './futures-funds.js';
 import { LedgerCode, type LedgerOutcome } from './ledger-codes.js';
 import { FEE_KIND, FEE_SUB, isValidTime, type LedgerParts, PLATFORM_UID } from './parts.js';
 
@@ -66,14 +66,7 @@ export class OptionsFunds {
     if (!isValidTime(time) || !Number.isSafeInteger(key) || key === NO_HOLD || units < 0n) return ResultCode.InvalidParam;
     const rec = this.record(uid, cur);
     if (rec < 0) return LedgerCode.UserNotFound;
-    if (p.holds.find(key) >= 0) return LedgerCode.HoldExists;
-    const s = p.store;
-    const amt = asAmount(p, cur, units);
-    if (s.available(rec) < amt) return LedgerCode.BalanceNotEnough;
-    s.setAvailable(rec, subAmount(s.available(rec), amt));
-    s.setLocked(rec, addAmount(s.lockedOf(rec), amt));
-    p.holds.open(key, market, 0, position ? HoldType.FuturesPosition : HoldType.FuturesOrder, rec, rec, amt);
-    return ResultCode.Ok;
+    return openHoldOn(p, rec, cur, key, market, position ? HoldType.FuturesPosition : HoldType.FuturesOrder, units);
   }
 
   /** Moves `units` between holds of one account (NO_HOLD: its available); see moveMargin. */

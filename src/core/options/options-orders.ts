@@ -21,12 +21,13 @@
  */
 import { type Command, CommandType } from '../command.js';
 import type { BookProduct, ExchangeContext } from '../exchange/context.js';
+import { bookRefusal, goneCode } from '../exchange/derivative-answers.js';
 import { packAccount } from '../exchange/order-store.js';
 import { invariant } from '../invariant.js';
 import { AccountKind } from '../ledger/account-kinds.js';
 import { NO_HOLD } from '../ledger/futures-funds.js';
 import { type BookEvents, EventKind } from '../matching/book-events.js';
-import { FinishAs, OrderType, Side, TimeInForce } from '../matching/order-types.js';
+import { OrderType, Side, TimeInForce } from '../matching/order-types.js';
 import { ResultCode } from '../result-code.js';
 import { divRound, Round } from '../futures/futures-math.js';
 import type { OptionContract } from './options-contract.js';
@@ -36,13 +37,6 @@ import { positionKey } from './options-state.js';
 /** Flags of an options order (the PlaceOrder's `toKind`). */
 export const OptionsFlag = { ReduceOnly: 1, Close: 2 } as const;
 const ALL_FLAGS = 3;
-
-function goneCode(ctx: ExchangeContext, c: Command): ResultCode {
-  const O = ctx.orders;
-  const r = O.find(c.orderId);
-  if (r < 0 || O.uid[r] !== c.uid || O.market[r] !== c.market) return ResultCode.OrderNotFound;
-  return O.finishAs[r] === 0 ? ResultCode.Ok : ResultCode.OrderFinished;
-}
 
 /** Lots of an order of `side` that open (rather than close) a position of size `n` with `pending` same-side lots. */
 function openingLots(n: number, side: number, amount: number, pendingSameSide: number): number {
@@ -74,18 +68,10 @@ export class OptionsOrders implements BookProduct {
 
   post(ctx: ExchangeContext, c: Command, code: ResultCode, ev: BookEvents): ResultCode {
     const ci = ctx.options.contractOf(c.market);
-    if (code !== ResultCode.Ok) {
+    const refused = bookRefusal(ctx, c, code, ev);
+    if (refused !== ResultCode.Ok) {
       this.#undo(ctx, c);
-      if (code !== ResultCode.OrderNotFound || c.type === CommandType.PlaceOrder) return code;
-      const gone = goneCode(ctx, c);
-      return gone === ResultCode.Ok ? code : gone;
-    }
-    if (c.type === CommandType.PlaceOrder) {
-      const refused = refusal(ev, c.orderId);
-      if (refused !== ResultCode.Ok) {
-        this.#undo(ctx, c);
-        return refused;
-      }
+      return refused;
     }
     const O = ctx.orders;
     const time = c.time;
@@ -297,14 +283,4 @@ function addOpen(ctx: ExchangeContext, row: number, side: number, lots: number, 
   if (side === Side.Buy) p.openBuy += lots;
   else p.openSell += lots;
   p.pending += orders;
-}
-
-/** ORDER_POC_IMMEDIATE / ORDER_FOK when the placed order finished at once as post-only or fill-or-kill, else Ok. */
-function refusal(ev: BookEvents, orderId: number): ResultCode {
-  for (let i = 0; i < ev.count; i++) {
-    if (ev.kind[i] !== EventKind.Finished || ev.orderId[i] !== orderId) continue;
-    if (ev.code[i] === FinishAs.Poc) return ResultCode.OrderPocImmediate;
-    if (ev.code[i] === FinishAs.Fok) return ResultCode.OrderFok;
-  }
-  return ResultCode.Ok;
 }

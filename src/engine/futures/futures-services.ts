@@ -27,6 +27,7 @@ import { type Clock } from '../../core/clock.js';
 import { Command, CommandType } from '../../core/command.js';
 import type { Exchange } from '../../core/exchange/exchange.js';
 import { ResultCode } from '../../core/result-code.js';
+import { ServicePasses } from '../service-passes.js';
 import { expiryDue, expiryStep, isExpired } from './delivery-expiry.js';
 import { emptyLiquidatorStats, type LiquidatorStats, liquidationPass, type PassResult } from './futures-liquidator.js';
 import {
@@ -107,9 +108,7 @@ export class FuturesServices {
   #lastScanUs = Number.NEGATIVE_INFINITY;
   #forcePrices = false;
   #forceScan = false;
-  #running = false;
-  #idle: (() => void)[] = [];
-  #timer: NodeJS.Timeout | undefined;
+  readonly #passes: ServicePasses;
 
   constructor(host: FuturesHost, options: FuturesServiceOptions = {}) {
     this.#host = host;
@@ -132,10 +131,12 @@ export class FuturesServices {
     this.#fundingRetryUs = new Float64Array(n);
     this.#settleRetryUs = new Float64Array(n);
     registry.set(this.#ex, this);
-    if (this.#opt.checkMs > 0 && n > 0) {
-      this.#timer = setInterval(() => this.#poll(), this.#opt.checkMs);
-      this.#timer.unref();
-    }
+    this.#passes = new ServicePasses(host, {
+      active: () => this.#ex.futures.contracts.length > 0,
+      due: () => this.#due(),
+      started: () => { this.stats.passes++; },
+      steps: () => this.#steps(),
+    }, READY_PASSES, this.#opt.checkMs);
   }
 
   /** The contract index of `settle`/`name`, or -1. */
@@ -190,35 +191,23 @@ export class FuturesServices {
    * it returns (bounded); with the threaded one it starts at most one pass.
    */
   poll(): void {
-    for (let i = 0; i < READY_PASSES; i++) {
-      if (this.#running || !this.#due()) return;
-      this.#poll();
-    }
+    this.#passes.poll();
   }
 
   /** Runs what is due until nothing is (bounded); resolves once every command it issued completed. */
-  async ready(): Promise<void> {
-    for (let i = 0; i < READY_PASSES; i++) {
-      await this.#whenIdle();
-      if (!this.#due()) return;
-      this.#poll();
-    }
+  ready(): Promise<void> {
+    return this.#passes.ready();
   }
 
   /** Stops the timer; a pass in flight completes. */
   close(): void {
-    if (this.#timer !== undefined) clearInterval(this.#timer);
-    this.#timer = undefined;
+    this.#passes.close();
     if (registry.get(this.#ex) === this) registry.delete(this.#ex);
   }
 
   #priceNow(): Promise<void> {
     this.#forcePrices = true;
     return this.ready();
-  }
-
-  #whenIdle(): Promise<void> {
-    return this.#running ? new Promise((resolve) => { this.#idle.push(resolve); }) : Promise.resolve();
   }
 
   #due(): boolean {
@@ -243,39 +232,6 @@ export class FuturesServices {
       if (S.nextFunding[ci]! > 0 && S.mark[ci]! > 0 && now >= S.nextFunding[ci]! * 1e6 && now >= this.#fundingRetryUs[ci]!) return ci;
     }
     return -1;
-  }
-
-  /** Starts a pass when one is due and none runs. */
-  #poll(): void {
-    if (this.#running || this.#ex.futures.contracts.length === 0 || !this.#due()) return;
-    this.#running = true;
-    this.stats.passes++;
-    this.#drive(this.#steps(), () => {
-      this.#running = false;
-      const waiting = this.#idle;
-      this.#idle = [];
-      for (const w of waiting) w();
-    });
-  }
-
-  /** Submits each command the generator yields after the previous one completed; `done` at its end. */
-  #drive(gen: Generator<Command, void, ResultCode>, done: () => void): void {
-    const step = (code: ResultCode): void => {
-      for (;;) {
-        const r = gen.next(code);
-        if (r.done === true) return done();
-        let sync = true;
-        let answered: ResultCode | undefined;
-        this.#host.submit(r.value, (c) => {
-          if (sync) answered = c;
-          else step(c);
-        });
-        sync = false;
-        if (answered === undefined) return;
-        code = answered;
-      }
-    };
-    step(ResultCode.Ok);
   }
 
   *#steps(): Generator<Command, void, ResultCode> {

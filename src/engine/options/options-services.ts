@@ -19,6 +19,7 @@ import type { Clock } from '../../core/clock.js';
 import { Command, CommandType } from '../../core/command.js';
 import type { Exchange } from '../../core/exchange/exchange.js';
 import { ResultCode } from '../../core/result-code.js';
+import { ServicePasses } from '../service-passes.js';
 import { LastPrices, rescaleTicks } from '../futures/futures-prices.js';
 
 export interface OptionsHost {
@@ -50,9 +51,7 @@ export class OptionsServices {
   readonly stats = { indexUpdates: 0, settlements: 0, cancels: 0, passes: 0 };
   #lastIndexUs = Number.NEGATIVE_INFINITY;
   #force = false;
-  #running = false;
-  #idle: (() => void)[] = [];
-  #timer: NodeJS.Timeout | undefined;
+  readonly #passes: ServicePasses;
 
   constructor(host: OptionsHost, options: OptionsServiceOptions = {}) {
     this.#host = host;
@@ -61,11 +60,12 @@ export class OptionsServices {
     this.#last = new LastPrices(this.#ex);
     this.#override = new Array<number | undefined>(this.#ex.options.underlyings.length).fill(undefined);
     registry.set(this.#ex, this);
-    const checkMs = options.checkMs ?? 100;
-    if (checkMs > 0 && this.#ex.options.contracts.length > 0) {
-      this.#timer = setInterval(() => this.#poll(), checkMs);
-      this.#timer.unref();
-    }
+    this.#passes = new ServicePasses(host, {
+      active: () => this.#ex.options.contracts.length > 0,
+      due: () => this.#due(),
+      started: () => { this.stats.passes++; },
+      steps: () => this.#steps(),
+    }, READY_PASSES, options.checkMs ?? 100);
   }
 
   /** Overrides underlying `ui`'s index (option ticks; null: back to its source); applied at once. */
@@ -77,24 +77,16 @@ export class OptionsServices {
 
   /** Starts what is due, synchronously (a synchronous host runs it to the end). */
   poll(): void {
-    for (let i = 0; i < READY_PASSES; i++) {
-      if (this.#running || !this.#due()) return;
-      this.#poll();
-    }
+    this.#passes.poll();
   }
 
   /** Runs what is due until nothing is (bounded); resolves once every command it issued completed. */
-  async ready(): Promise<void> {
-    for (let i = 0; i < READY_PASSES; i++) {
-      if (this.#running) await new Promise<void>((resolve) => { this.#idle.push(resolve); });
-      if (!this.#due()) return;
-      this.#poll();
-    }
+  ready(): Promise<void> {
+    return this.#passes.ready();
   }
 
   close(): void {
-    if (this.#timer !== undefined) clearInterval(this.#timer);
-    this.#timer = undefined;
+    this.#passes.close();
     if (registry.get(this.#ex) === this) registry.delete(this.#ex);
   }
 
@@ -111,38 +103,6 @@ export class OptionsServices {
       if (S.settled[ci] === 0 && now >= k.expiration * 1e6 && S.index[k.u]! > 0) return [k.u, k.expiration];
     }
     return undefined;
-  }
-
-  #poll(): void {
-    if (this.#running || this.#ex.options.contracts.length === 0 || !this.#due()) return;
-    this.#running = true;
-    this.stats.passes++;
-    this.#drive(this.#steps(), () => {
-      this.#running = false;
-      const waiting = this.#idle;
-      this.#idle = [];
-      for (const w of waiting) w();
-    });
-  }
-
-  /** Submits each command the generator yields after the previous one completed; `done` at its end. */
-  #drive(gen: Generator<Command, void, ResultCode>, done: () => void): void {
-    const step = (code: ResultCode): void => {
-      for (;;) {
-        const r = gen.next(code);
-        if (r.done === true) return done();
-        let sync = true;
-        let answered: ResultCode | undefined;
-        this.#host.submit(r.value, (c) => {
-          if (sync) answered = c;
-          else step(c);
-        });
-        sync = false;
-        if (answered === undefined) return;
-        code = answered;
-      }
-    };
-    step(ResultCode.Ok);
   }
 
   *#steps(): Generator<Command, void, ResultCode> {

@@ -11,6 +11,7 @@ import { ResultCode } from '../../../src/core/result-code.js';
 import { InlineEngine } from '../../../src/engine/inline-engine.js';
 import { ThreadedEngine } from '../../../src/engine/threaded-engine.js';
 import { StepClock } from '../../support/pipeline-stream.js';
+import { replayThreaded } from '../../support/threaded-replay.js';
 import { E1, OptionsDriver, optionsDefinition, T0 } from './options-driver.js';
 
 const USERS = [1, 2, 3, 4];
@@ -102,21 +103,7 @@ describe('options on a random stream', () => {
   it.each([1, 2])('reaches the same state hash on the threaded runner with %i shard(s)', async (shards) => {
     const engine = ThreadedEngine.start(DEF, { clock: new StepClock(T0, STEP), shards });
     try {
-      const got = new Array<number>(d.sent.length).fill(1);
-      const deadline = Date.now() + 60_000;
-      let i = 0;
-      while (i < d.sent.length) {
-        expect(Date.now()).toBeLessThan(deadline);
-        const k = i;
-        if (engine.submit(new Command().copyFrom(d.sent[k]!), (code) => { got[k] = code; }) === ResultCode.Busy) {
-          await engine.run();
-          continue;
-        }
-        engine.pump();
-        engine.poll();
-        i++;
-      }
-      await engine.run();
+      const got = await replayThreaded(engine, d.sent, 60_000);
       expect(got).toEqual(codes);
       expect(engine.exchange.options.exportData()).toEqual(d.ex.options.exportData());
       expect(await engine.stateHash()).toBe(hash);
