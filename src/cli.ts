@@ -11,6 +11,7 @@ import os from 'node:os';
 import { fileErrorMessage, SERVE_HELP, START_HELP, wantsHelp } from './cli-usage.js';
 import { ConfigError } from './core/invariant.js';
 import { startSimulator } from './main.js';
+import { startNode } from './sim/follower-node.js';
 import { resolveRunner } from './sim/runner-choice.js';
 import { loadConfigFile, type SimulatorConfig } from './sim/config-file.js';
 import { DEMO_CONFIG } from './sim/demo.js';
@@ -20,7 +21,7 @@ const COMMANDS_HELP = `usage: npm start -- [options]        the exchange simulat
 Details: README.md and docs/.
 `;
 
-interface Args { command: string; config?: string; host?: string; port?: number }
+interface Args { command: string; config?: string; host?: string; port?: number; follow?: boolean }
 
 function parseArgs(argv: readonly string[]): Args {
   const args: Args = { command: argv[0] ?? 'start' };
@@ -33,8 +34,10 @@ function parseArgs(argv: readonly string[]): Args {
       if (flag === '--config') args.config = value;
       else if (flag === '--host') args.host = value;
       else args.port = parsePort(value, '--port');
+    } else if (flag === '--follow') {
+      args.follow = true;
     } else {
-      throw new ConfigError(`unknown argument ${flag} (usage: start [--config FILE.json] [--host HOST] [--port PORT]; --help for more)`);
+      throw new ConfigError(`unknown argument ${flag} (usage: start [--config FILE.json] [--host HOST] [--port PORT] [--follow]; --help for more)`);
     }
   }
   return args;
@@ -145,12 +148,18 @@ async function main(): Promise<void> {
   if (args.command !== 'start') throw new ConfigError(`unknown command "${args.command}" (commands: start, replay; --help for usage)`);
   const config = args.config === undefined ? DEMO_CONFIG : loadConfigFile(args.config);
   const envPort = process.env.PORT;
-  const sim = await startSimulator(config, {
+  const startOptions = {
     host: args.host ?? process.env.HOST ?? config.host ?? '127.0.0.1',
     port: args.port ?? (envPort !== undefined && envPort !== '' ? parsePort(envPort, 'PORT') : config.port ?? 8080),
     adminToken: process.env.SIM_ADMIN_TOKEN || undefined,
-  });
-  console.log(banner(config, sim.server.host, sim.server.port));
+  };
+  if (args.follow === true && config.engine?.log === undefined) throw new ConfigError('--follow needs engine.log in the config (docs/scale-out.md)');
+  // A node of the replicated log (sim/follower-node.ts) follows, or leads once it holds the lease.
+  const sim = config.engine?.log === undefined ? await startSimulator(config, startOptions)
+    : await startNode(config, { ...startOptions, follow: args.follow });
+  console.log(banner(config, startOptions.host, startOptions.port));
+  if (config.engine?.log !== undefined) console.log(`replicated log: stream ${config.engine.log.stream} on ${config.engine.log.servers.join(', ')}; `
+    + `${args.follow === true ? 'following' : 'leading once it holds the lease'} (GET /sim/replication)`);
   let closing = false;
   const stop = (signal: string): void => {
     if (closing) return;

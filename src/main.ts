@@ -41,6 +41,18 @@ export interface StartOptions {
   readonly extraRoutes?: readonly ((router: Router, deps: ApiDeps) => void)[] | undefined;
   /** WebSocket settings (docs/websocket.md); defaults follow the config's rate_limits and auth_window_s. */
   readonly websocket?: WsOptions | undefined;
+  /**
+   * A gateway built by a node of the replicated log (sim/follower-node.ts) instead of one opened from
+   * `engine`; the node owns it (`close` leaves it open). A follower's (`follower`) runs no market maker,
+   * futures services or chain ticks (the leader's commands bring their effects) and refuses writes with
+   * `refuseWrites()`'s message.
+   */
+  readonly replica?: {
+    readonly gateway: ExchangeGateway;
+    readonly resumed: boolean;
+    readonly follower: boolean;
+    readonly refuseWrites?: (() => string) | undefined;
+  } | undefined;
 }
 
 export interface Simulator {
@@ -86,11 +98,15 @@ export async function startSimulator(config: SimulatorConfig, options: StartOpti
   const engine = config.engine ?? {};
   if (engine.journal !== undefined) ensureJournalDirectory(engine.journal);
   const fsync = engine.fsync;
-  const { gateway, resumed, lastTimeUs, snapshots, restart } = await openGateway(definition, clock, {
-    runner: resolveRunner(engine.runner), shards: engine.shards, journal: engine.journal,
-    fsync: fsync === undefined ? undefined : typeof fsync === 'number' ? { fsync: 'interval', everyMs: fsync } : { fsync },
-    snapshots: snapshotPolicy(engine),
-  });
+  const replica = options.replica;
+  const follower = replica?.follower === true;
+  const { gateway, resumed, lastTimeUs, snapshots, restart } = replica !== undefined
+    ? { gateway: replica.gateway, resumed: replica.resumed, lastTimeUs: 0, snapshots: undefined, restart: undefined }
+    : await openGateway(definition, clock, {
+      runner: resolveRunner(engine.runner), shards: engine.shards, journal: engine.journal,
+      fsync: fsync === undefined ? undefined : typeof fsync === 'number' ? { fsync: 'interval', everyMs: fsync } : { fsync },
+      snapshots: snapshotPolicy(engine),
+    });
   gateway.onStop((s) => console.error(`ringmatch: ${s.reason}; intake is stopped: every write answers 503 TOO_BUSY, `
     + 'reads keep working; GET /sim/health says why; restart to recover the journaled state'));
   if (simClock !== undefined && lastTimeUs > simClock.nowUs()) simClock.advanceTo(lastTimeUs);
@@ -127,7 +143,7 @@ export async function startSimulator(config: SimulatorConfig, options: StartOpti
   gateway.observe((_code, c, events) => feed.onResult(c, events));
   const rl = config.rate_limits;
   const wallet = new WalletSim(gateway, clock, resolveChains(definition.currencies, config.chains), config.low_cap_currencies);
-  const walletTimer = setInterval(() => wallet.tick(), WALLET_TICK_MS);
+  const walletTimer = setInterval(() => { if (!follower) wallet.tick(); }, WALLET_TICK_MS);
   const server = createServer({
     wallet,
     gateway, keys, simClock,
@@ -138,6 +154,7 @@ export async function startSimulator(config: SimulatorConfig, options: StartOpti
     vipLevels: new Map((config.users ?? []).flatMap((u) => (u.vip_level === undefined ? [] : [[u.uid, u.vip_level] as const]))),
     apiKeys: { limit: config.api_key_limit, delayMs: config.api_key_change_delay_ms },
     adminToken: options.adminToken ?? config.admin_token,
+    refuseWrites: replica?.refuseWrites,
     stpGroups: config.stp_groups, extraRoutes: [spotMarketDataRoutes(feed), ...(options.extraRoutes ?? [])],
     sockets: [(app, deps) => {
       const ws: WsOptions = {
@@ -153,7 +170,7 @@ export async function startSimulator(config: SimulatorConfig, options: StartOpti
     }],
   });
   const cmdDone = (): void => undefined;
-  const maker = marketMaker === undefined ? undefined : new MarketMaker(ex, marketMaker, (c) => { gateway.submit(c, cmdDone); return 0; });
+  const maker = marketMaker === undefined || follower ? undefined : new MarketMaker(ex, marketMaker, (c) => { gateway.submit(c, cmdDone); return 0; });
   // The maker's first re-quote (with its opening trade) is applied before the server listens: clients find
   // quoted, traded markets (a last price, tickers, candles) from their first request.
   maker?.tick(clock.nowUs());
@@ -161,7 +178,7 @@ export async function startSimulator(config: SimulatorConfig, options: StartOpti
   const timer = maker === undefined ? undefined : setInterval(() => maker.tick(clock.nowUs()), MARKET_MAKER_TICK_MS);
   // Futures prices, funding and liquidation on the engine clock; the first prices before the server listens.
   const futuresOptions = futuresServiceOptions(config.futures);
-  const futures = futuresOptions === undefined ? undefined : new FuturesServices(gateway, futuresOptions);
+  const futures = futuresOptions === undefined || follower ? undefined : new FuturesServices(gateway, futuresOptions);
   if (futures !== undefined) {
     server.deps.onClockMove.push(() => futures.ready());
     server.deps.onClose.push(() => futures.close());
@@ -174,7 +191,7 @@ export async function startSimulator(config: SimulatorConfig, options: StartOpti
     clearInterval(walletTimer);
     await server.close();
     await snapshots?.close();
-    await gateway.close();
+    if (replica === undefined) await gateway.close();
     throw e;
   }
   return {
@@ -185,7 +202,7 @@ export async function startSimulator(config: SimulatorConfig, options: StartOpti
       clearInterval(walletTimer);
       await server.close();
       await snapshots?.close();
-      await gateway.close();
+      if (replica === undefined) await gateway.close();
     },
   };
 }

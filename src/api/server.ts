@@ -90,6 +90,11 @@ export interface ServerOptions {
   /** VIP level per main-account uid (config `users[].vip_level`; absent: 0): fill-ratio tiers at 14+ (fill-ratio.ts). */
   readonly vipLevels?: ReadonlyMap<number, number> | undefined;
   /** Extra route groups (e.g. market data) registered after the built-in ones. */
+  /**
+   * A follower of the replicated log: every write route (not GET, not the /sim control plane) answers
+   * NotLeader (403 READ_ONLY) with this message, naming the leader; undefined: writes are taken.
+   */
+  readonly refuseWrites?: (() => string) | undefined;
   readonly extraRoutes?: readonly ((router: Router, deps: ApiDeps) => void)[] | undefined;
   /** WebSocket endpoints (e.g. ws/ws-server.ts at /ws/v4/), registered on the app before the HTTP catch-all. */
   readonly sockets?: readonly ((app: TemplatedApp, deps: ApiDeps) => void)[] | undefined;
@@ -227,6 +232,7 @@ export function createHttpHandler(options: ServerOptions): HttpHandler {
   registerSimFuturesRoutes(router, deps);
   for (const extra of options.extraRoutes ?? []) extra(router, deps);
 
+  const refuseWrites = options.refuseWrites;
   const dispatch = (route: Route, req: ApiRequest, reply: Reply): void => {
     if (req.body === '' && route.arrayBody === true) return reply.error(ResultCode.InvalidBody, 'Request body must be a JSON array');
     if (req.body !== '') {
@@ -243,6 +249,7 @@ export function createHttpHandler(options: ServerOptions): HttpHandler {
       }
     }
     const access = route.access;
+    if (refuseWrites !== undefined && route.method !== 'GET' && access.kind !== 'sim') return reply.error(ResultCode.NotLeader, refuseWrites());
     if (access.kind === 'private') {
       const code = authenticate(req, deps.keys, access.group, wallMicros(), { windowS });
       if (code !== ResultCode.Ok) return reply.error(code);

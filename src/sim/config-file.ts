@@ -56,6 +56,25 @@ export interface EngineConfig {
   readonly fsync?: 'batch' | 'never' | number | undefined;
   /** Snapshots of the running engine (with a journal): on by default, false for none. */
   readonly snapshots?: false | SnapshotConfig | undefined;
+  /** The replicated command log (docs/scale-out.md); needs `journal`. */
+  readonly log?: LogConfig | undefined;
+}
+
+/** engine.log: a NATS JetStream stream the leader replicates its journal to (docs/scale-out.md). */
+export interface LogConfig {
+  readonly type: 'jetstream';
+  /** NATS server URLs, e.g. ["nats://127.0.0.1:4222"]. */
+  readonly servers: readonly string[];
+  /** Stream name (also names the lease bucket `<stream>-lease` and the store `<stream>-snapshots`). */
+  readonly stream: string;
+  /** Leader lease, ms; default 3000. */
+  readonly lease_ms?: number | undefined;
+  /** Commands between state-hash checkpoints in the stream; default 10000; 0: none. */
+  readonly checkpoint_every?: number | undefined;
+  /** Commands between follower snapshots to the object store; default 1000000; 0: none. */
+  readonly snapshot_every?: number | undefined;
+  /** This node's HTTP address as clients reach it (named to clients a follower refuses); default http://host:port. */
+  readonly address?: string | undefined;
 }
 
 /** engine.snapshots (docs/http.md, "Journal, snapshots and restart"). */
