@@ -213,7 +213,8 @@ export class ReplicatedNode {
         const meta = JSON.parse(info.description ?? '{}') as { seq?: number; streamSeq?: number };
         const bytes = await store.getBlob(info.name);
         if (bytes === null || meta.seq === undefined || meta.streamSeq === undefined) throw new Error('missing data or description');
-        const data = decodeSnapshot(unframeSnapshot(bytes, info.name));
+        // A copy at offset 0: the payload's typed arrays need their 8-byte alignment (the blob arrives at any offset).
+        const data = decodeSnapshot(unframeSnapshot(new Uint8Array(bytes), info.name));
         if (canonical(data.definitionJson) !== canonical(this.#header.configJson)) throw new Error('written for another exchange definition');
         const engine = restoreEngine(data, { clock: this.#clock });
         this.#log(`replication: starting from snapshot ${info.name} (engine seq ${data.seq}, stream seq ${meta.streamSeq})`);
