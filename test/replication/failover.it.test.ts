@@ -48,10 +48,10 @@ async function child(name: string, stream: string, follow: boolean, extra: J = {
     ...(follow ? ['--follow'] : [])], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(proc);
   const c: Child = { proc, port, log: '' };
-  proc.stderr!.on('data', (d: Buffer) => { c.log = (c.log + d.toString()).slice(-20_000); });
+  proc.stderr.on('data', (d: Buffer) => { c.log = (c.log + d.toString()).slice(-20_000); });
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${name} did not start: ${c.log}`)), 20_000);
-    proc.stdout!.on('data', (d: Buffer) => { if (d.toString().includes('ready')) { clearTimeout(timer); resolve(); } });
+    proc.stdout.on('data', (d: Buffer) => { if (d.toString().includes('ready')) { clearTimeout(timer); resolve(); } });
     proc.once('exit', (code) => { clearTimeout(timer); reject(new Error(`${name} exited ${code}: ${c.log}`)); });
   });
   return c;
@@ -139,7 +139,7 @@ describe('failover of the replicated log', () => {
     // A late follower: newest snapshot from the object store plus the stream's tail, to the leader's hash.
     const port = await freePort();
     const lines: string[] = [];
-    const late = await startNode({ ...TEST_CONFIG, port, engine: engine('c', 'fo_kill') as NonNullable<typeof TEST_CONFIG.engine> },
+    const late = await startNode({ ...TEST_CONFIG, port, engine: engine('c', 'fo_kill') },
       { host: '127.0.0.1', port, follow: true, log: (m) => lines.push(m) });
     nodes.push(late);
     const target = await hashOf(follower.port);

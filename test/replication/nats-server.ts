@@ -69,7 +69,7 @@ export async function startNatsServer(): Promise<NatsServer> {
   const port = await freePort();
   const child = spawn(bin, ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', dir], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
-  child.stderr!.on('data', (d: Buffer) => { stderr = (stderr + d.toString()).slice(-4000); });
+  child.stderr.on('data', (d: Buffer) => { stderr = (stderr + d.toString()).slice(-4000); });
   const until = Date.now() + 10_000;
   while (!(await reachable(port))) {
     if (child.exitCode !== null || Date.now() > until) {
