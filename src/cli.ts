@@ -155,9 +155,10 @@ async function main(): Promise<void> {
   };
   if (args.follow === true && config.engine?.log === undefined) throw new ConfigError('--follow needs engine.log in the config (docs/scale-out.md)');
   // A node of the replicated log (sim/follower-node.ts) follows, or leads once it holds the lease.
-  const sim = config.engine?.log === undefined ? await startSimulator(config, startOptions)
-    : await startNode(config, { ...startOptions, follow: args.follow });
-  console.log(banner(config, startOptions.host, startOptions.port));
+  const node = config.engine?.log === undefined ? undefined : await startNode(config, { ...startOptions, follow: args.follow });
+  const sim = node === undefined ? await startSimulator(config, startOptions) : node.simulator!;
+  const closeAll = (): Promise<void> => (node ?? sim).close();
+  console.log(banner(config, sim.server.host, sim.server.port));
   if (config.engine?.log !== undefined) console.log(`replicated log: stream ${config.engine.log.stream} on ${config.engine.log.servers.join(', ')}; `
     + `${args.follow === true ? 'following' : 'leading once it holds the lease'} (GET /sim/replication)`);
   let closing = false;
@@ -165,7 +166,7 @@ async function main(): Promise<void> {
     if (closing) return;
     closing = true;
     console.log(`ringmatch: ${signal}, closing`);
-    sim.close().then(() => process.exit(0), (e: unknown) => { console.error(e); process.exit(1); });
+    closeAll().then(() => process.exit(0), (e: unknown) => { console.error(e); process.exit(1); });
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));

@@ -1,4 +1,4 @@
-// Failover of the replicated log with real processes on a real nats-server:
+// Failover of the replicated log with real processes (`src/cli.ts start`, `--follow`) on a real nats-server:
 // - the leader is killed with SIGKILL under concurrent signed order load; the follower takes the lease,
 //   reads the stream to its end and takes writes; every order acknowledged before the kill is in the stream
 //   exactly once, nothing is in it twice, and a late follower that starts from the newest snapshot in the
@@ -6,7 +6,7 @@
 // - a leader frozen with SIGSTOP past its lease is deposed: after SIGCONT its writes are refused, it steps
 //   down and follows the new leader, and the stream holds no record of its old epoch after the new one began.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -42,16 +42,23 @@ const engine = (name: string, stream: string, extra: J = {}): J => ({
 
 interface Child { readonly proc: ChildProcess; readonly port: number; log: string }
 
+/** `src/cli.ts start --config <file> [--follow]` as a user starts a node (the HTTP tests' config with engine.log). */
 async function child(name: string, stream: string, follow: boolean, extra: J = {}): Promise<Child> {
   const port = await freePort();
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'test/replication/node-child.ts', JSON.stringify(engine(name, stream, extra)), String(port),
-    ...(follow ? ['--follow'] : [])], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const file = join(dir, `${name}.json`);
+  await writeFile(file, JSON.stringify({ ...TEST_CONFIG, port, engine: engine(name, stream, extra) }));
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'start', '--config', file, ...(follow ? ['--follow'] : [])],
+    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(proc);
   const c: Child = { proc, port, log: '' };
   proc.stderr.on('data', (d: Buffer) => { c.log = (c.log + d.toString()).slice(-20_000); });
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${name} did not start: ${c.log}`)), 20_000);
-    proc.stdout.on('data', (d: Buffer) => { if (d.toString().includes('ready')) { clearTimeout(timer); resolve(); } });
+    let out = '';
+    proc.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (out.includes('replicated log: stream')) { clearTimeout(timer); resolve(); }
+    });
     proc.once('exit', (code) => { clearTimeout(timer); reject(new Error(`${name} exited ${code}: ${c.log}`)); });
   });
   return c;
