@@ -275,7 +275,8 @@ export class ReplicatedNode {
         }
         const free = cur === undefined || cur.value.until < now;
         const mayCompete = this.options.follow !== true || now - this.#startedAt > this.spec.leaseMs;
-        if (free && mayCompete && f.failure === undefined) await this.#promote(cur?.value.until ?? now);
+        // Failover time counts from the lease's expiry (a released lease: from when this node began to follow).
+        if (free && mayCompete && f.failure === undefined) await this.#promote(Math.max(cur?.value.until ?? 0, this.#startedAt));
       }
     } catch (e) {
       this.#log(`replication: ${(e as Error).message}`);
