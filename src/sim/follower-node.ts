@@ -53,7 +53,8 @@ export interface NodeOptions extends StartOptions {
   readonly log?: ((message: string) => void) | undefined;
 }
 
-export type NodeRole = 'starting' | 'follower' | 'promoting' | 'leader' | 'stepping-down' | 'closed';
+/** `down`: a move between roles failed (the NATS server unreachable …); each lease check retries as a follower. */
+export type NodeRole = 'starting' | 'follower' | 'promoting' | 'leader' | 'stepping-down' | 'down' | 'closed';
 
 /** The log spec of `engine.log` with its defaults. */
 export function logSpec(c: LogConfig): Required<LogSpec> {
@@ -264,7 +265,12 @@ export class ReplicatedNode {
       const cur = await this.#lease!.read().catch(() => undefined);
       this.#leader = cur?.value;
       this.#streamLastSeq = await this.#ls.lastSeq().catch(() => this.#streamLastSeq);
-      if (this.#role === 'follower') {
+      if (this.#role === 'down') {
+        await this.#sim?.close();
+        this.#sim = undefined;
+        this.#startedAt = Date.now();
+        await this.#becomeFollower().catch((e: unknown) => this.#log(`replication: rebuilding as a follower failed: ${(e as Error).message}`));
+      } else if (this.#role === 'follower') {
         const f = this.#follower!;
         const now = Date.now();
         if (now - this.#lastStatusLog > 10_000) {
@@ -307,6 +313,21 @@ export class ReplicatedNode {
       await this.#lease!.release();
       return;
     }
+    try {
+      await this.#lead(epoch, last, f, expiredAt);
+    } catch (e) {
+      this.#lease!.stop();
+      this.#leaderGateway?.stop(ResultCode.EngineStopped, `replication: promotion failed: ${(e as Error).message}`);
+      await this.#sim?.close().catch(() => undefined);
+      this.#sim = undefined;
+      await this.#leaderGateway?.close().catch(() => undefined);
+      this.#down(`promotion to epoch ${epoch} failed: ${(e as Error).message}`);
+    }
+  }
+
+  /** The second half of a promotion, once the epoch message is in the stream: the follower's engine becomes the leader's. */
+  async #lead(epoch: number, last: number, f: LogFollower, expiredAt: number): Promise<void> {
+    const ls = this.#ls!;
     await f.stop();
     await this.#sim?.close();
     this.#sim = undefined;
@@ -355,9 +376,17 @@ export class ReplicatedNode {
       await this.#leaderGateway?.close();
       this.#startedAt = Date.now();
       await this.#becomeFollower();
+    } catch (e) {
+      this.#down(`stepping down: ${(e as Error).message}`);
     } finally {
       this.#busy = false;
     }
+  }
+
+  /** A move between roles failed: no fronts until a lease check rebuilds the node as a follower. */
+  #down(why: string): void {
+    this.#role = 'down';
+    console.error(`ringmatch: REPLICATION: ${why}; serving nothing until the node rebuilds itself as a follower (retried every lease check)`);
   }
 }
 
