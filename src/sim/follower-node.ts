@@ -19,26 +19,21 @@
  * The runner is inline on every node (a follower applies records synchronously); `engine.runner` is ignored.
  */
 import { hostname } from 'node:os';
-import { mkdir, rename } from 'node:fs/promises';
-import { basename, join } from 'node:path';
 import { ConfigError } from '../core/invariant.js';
 import { ResultCode } from '../core/result-code.js';
 import type { ExchangeDefinition } from '../core/exchange/exchange-definition.js';
 import { InlineGateway } from '../engine/gateway.js';
-import { InlineEngine } from '../engine/inline-engine.js';
-import { listSegments } from '../engine/journal/segments.js';
 import { type FsyncPolicy, JournalWriter } from '../engine/journal/writer.js';
 import { headerFor } from '../engine/recovery.js';
 import { FollowerGateway } from '../engine/replication/follower-gateway.js';
 import { LeaderLease, type LeaseValue } from '../engine/replication/leader-lease.js';
 import { LogFollower } from '../engine/replication/log-follower.js';
 import { LogPublisher } from '../engine/replication/log-publisher.js';
+import { moveJournalAside, newestSnapshot } from '../engine/replication/bootstrap.js';
+import { InlineEngine } from '../engine/inline-engine.js';
 import { HDR_EPOCH, type LogSpec, type LogStream, logHeaders, openLogStream } from '../engine/replication/log-stream.js';
-import { restoreEngine } from '../engine/snapshot/capture.js';
-import { unframeSnapshot } from '../engine/snapshot/format.js';
 import { WallClock } from '../engine/wall-clock.js';
 import { decodeHeader, encodeHeader, type JournalHeaderData } from '../protocol/codec.js';
-import { decodeSnapshot } from '../protocol/snapshot-codec.js';
 import type { Router } from '../api/router.js';
 import { type Simulator, type StartOptions, startSimulator } from '../main.js';
 import type { LogConfig, SimulatorConfig } from './config-file.js';
@@ -196,41 +191,9 @@ export class ReplicatedNode {
     }
   }
 
-  /** Moves the local journal (every segment) into `<journal>.replaced-<ms>/`: the stream is rebuilt into a fresh one. */
-  async #moveJournalAside(): Promise<void> {
-    const segments = await listSegments(this.#journalPath);
-    if (segments.length === 0) return;
-    const dir = `${this.#journalPath}.replaced-${Date.now()}`;
-    await mkdir(dir, { recursive: true });
-    for (const s of segments) await rename(s.path, join(dir, basename(s.path)));
-    this.#log(`replication: moved the local journal aside to ${dir}; rebuilding from stream ${this.spec.stream}`);
-  }
-
-  /** The newest snapshot in the object store, if any, with the stream seq to resume from. @allocates */
-  async #newestSnapshot(): Promise<{ engine: InlineEngine; seq: number; streamSeq: number } | undefined> {
-    const store = this.#ls!.snapshots;
-    const infos = (await store.list()).filter((i) => !i.deleted).sort((a, b) => (a.name < b.name ? 1 : -1));
-    for (const info of infos) {
-      try {
-        const meta = JSON.parse(info.description ?? '{}') as { seq?: number; streamSeq?: number };
-        const bytes = await store.getBlob(info.name);
-        if (bytes === null || meta.seq === undefined || meta.streamSeq === undefined) throw new Error('missing data or description');
-        // A copy at offset 0: the payload's typed arrays need their 8-byte alignment (the blob arrives at any offset).
-        const data = decodeSnapshot(unframeSnapshot(new Uint8Array(bytes), info.name));
-        if (canonical(data.definitionJson) !== canonical(this.#header.configJson)) throw new Error('written for another exchange definition');
-        const engine = restoreEngine(data, { clock: this.#clock });
-        this.#log(`replication: starting from snapshot ${info.name} (engine seq ${data.seq}, stream seq ${meta.streamSeq})`);
-        return { engine, seq: data.seq, streamSeq: meta.streamSeq };
-      } catch (e) {
-        this.#log(`replication: skipping snapshot ${info.name}: ${(e as Error).message}`);
-      }
-    }
-    return undefined;
-  }
-
   async #becomeFollower(): Promise<void> {
-    await this.#moveJournalAside();
-    const snap = await this.#newestSnapshot();
+    await moveJournalAside(this.#journalPath, this.#log);
+    const snap = await newestSnapshot(this.#ls!.snapshots, this.#header.configJson, this.#clock, this.#log);
     const engine = snap?.engine ?? new InlineEngine(this.#definition, { clock: this.#clock });
     const afterSeq = snap?.seq ?? 0;
     const journal = await JournalWriter.open(this.#journalPath, { ...this.#header, firstSeq: afterSeq + 1 }, { fsync: 'never' });

@@ -18,11 +18,10 @@
 import { DeliverPolicy, type ConsumerMessages, type JsMsg } from '@nats-io/jetstream';
 import { Command } from '../../core/command.js';
 import { ResultCode } from '../../core/result-code.js';
-import { encodeSnapshot } from '../../protocol/snapshot-codec.js';
 import type { JournalWriter } from '../journal/writer.js';
 import { RecordScanner } from '../journal/reader.js';
 import { captureSnapshot } from '../snapshot/capture.js';
-import { frameSnapshot, snapshotFileName } from '../snapshot/format.js';
+import { storeSnapshot } from './bootstrap.js';
 import type { FollowerGateway } from './follower-gateway.js';
 import { HDR_EPOCH, HDR_HASH, HDR_HASH_SEQ, HDR_KIND, type LogStream } from './log-stream.js';
 
@@ -199,17 +198,9 @@ export class LogFollower {
     const streamSeq = this.#streamOfApplied;
     void (async () => {
       try {
-        const payload = encodeSnapshot(data);
-        const { header, trailer } = frameSnapshot(payload);
-        const bytes = new Uint8Array(header.length + payload.length + trailer.length);
-        bytes.set(header, 0);
-        bytes.set(payload, header.length);
-        bytes.set(trailer, header.length + payload.length);
-        await this.#ls.snapshots.putBlob({ name: snapshotFileName(seq), description: JSON.stringify({ seq, streamSeq }) }, bytes);
+        const bytes = await storeSnapshot(this.#ls.snapshots, data, streamSeq);
         this.#snapshots++;
-        this.#o.log(`replication: snapshot at engine seq ${seq} (stream seq ${streamSeq}, ${bytes.length} bytes) stored`);
-        const all = (await this.#ls.snapshots.list()).filter((i) => !i.deleted).sort((a, b) => (a.name < b.name ? 1 : -1));
-        for (const old of all.slice(2)) await this.#ls.snapshots.delete(old.name);
+        this.#o.log(`replication: snapshot at engine seq ${seq} (stream seq ${streamSeq}, ${bytes} bytes) stored`);
       } catch (e) {
         this.#o.log(`replication: snapshot at engine seq ${seq} not stored: ${(e as Error).message}`);
       } finally {
