@@ -1,7 +1,8 @@
 // The replicated command log on a real nats-server: a leader and a follower (each a whole simulator node)
 // apply the same commands to one state hash, the follower verifies the leader's checkpoints, serves public and
 // private reads, and answers writes with 403 READ_ONLY naming the leader; the stream holds the journal's
-// framed records unchanged, one message per group-commit batch, each with its epoch.
+// framed records unchanged, one message per group-commit batch, each with its epoch. ccxt.pro on the follower
+// sees the leader's trades and a user's orders over the WebSocket, and its writes are refused with READ_ONLY.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +13,7 @@ import { openLogStream } from '../../src/engine/replication/log-stream.js';
 import type { SimulatorConfig } from '../../src/sim/config-file.js';
 import { type ReplicatedNode, startNode } from '../../src/sim/follower-node.js';
 import { plainFetch, signedFetch, TEST_CONFIG } from '../api/http-helpers.js';
+import { ccxtProGate } from '../support/clients.js';
 import { freePort, type NatsServer, startNatsServer } from './nats-server.js';
 
 type J = Record<string, unknown>;
@@ -114,6 +116,31 @@ describe('replicated command log (JetStream)', () => {
       expect(seqs.at(-1)).toBe(lh.seq);
     } finally {
       await ls.close();
+    }
+  }, 60_000);
+
+  it('serves the WebSocket channels on the follower to unchanged ccxt.pro, and refuses its writes', async () => {
+    const [leader, lp] = await node('l2', 'repl_ws', false);
+    await until('leadership', () => leader.role === 'leader');
+    const [, fp] = await node('f2', 'repl_ws', true);
+    const alice = ccxtProGate(fp, 'k1', 's1');
+    try {
+      // ccxt needs an HTTP agent for plain ws:// URLs (its documented loadHttpProxyAgent step).
+      await alice.loadHttpProxyAgent();
+      await alice.loadMarkets();
+      const trades = alice.watchTrades('BTC/USDT');
+      const orders = alice.watchOrders('BTC/USDT');
+      await new Promise((r) => setTimeout(r, 300));
+      expect((await order(lp, { side: 'sell', amount: '0.002', price: '60000', text: 't-ws-a' })).status).toBe(201);
+      expect((await order(lp, { side: 'buy', amount: '0.001', price: '60000', text: 't-ws-b' }, 'k2', 's2')).status).toBe(201);
+      const timeout = <T>(p: Promise<T>): Promise<T> => Promise.race([p, new Promise<T>((_, no) => setTimeout(() => no(new Error('no push')), 5000))]);
+      const got = await timeout(trades);
+      expect(got.at(-1)).toMatchObject({ symbol: 'BTC/USDT', price: 60000, amount: 0.001 });
+      const mine = await timeout(orders);
+      expect(mine.some((o) => o.clientOrderId === 't-ws-a')).toBe(true);
+      await expect(alice.createOrder('BTC/USDT', 'limit', 'buy', 0.001, 100)).rejects.toThrow(/READ_ONLY/);
+    } finally {
+      await alice.close();
     }
   }, 60_000);
 });
