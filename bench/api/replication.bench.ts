@@ -13,7 +13,8 @@
  * their phases alternate for `--rounds` rounds; each row is the median of its phases, so a busy neighbour on
  * a shared machine slows all rows alike.
  * Lag: the follower's GET /sim/replication sampled every 100 ms (stream seqs behind, ms since the newest
- * message it applied was stored).
+ * message it applied was stored). Catch-up: a fresh follower started after the load (no snapshot: the whole stream)
+ * until it reaches the leader's seq.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -149,6 +150,15 @@ try {
   const leaderAlone = median(aloneRates);
   const logRate = median(withFollowerRates);
   plain.proc.kill('SIGTERM');
+  // Catch-up: a fresh follower reads the whole stream with no load running.
+  const endSeq = Number(await leaderSeq());
+  const t0 = performance.now();
+  const late = await server(dir, 'late', logged('late'), true);
+  procs.push(late.proc);
+  const startedMs = performance.now() - t0;
+  await until('the late follower to catch up', async () => (await get(late.port, '/sim/state_hash'))?.seq === endSeq, 300_000);
+  const catchUpMs = performance.now() - t0;
+  late.proc.kill('SIGTERM');
   const l = await get(leader.port, '/sim/replication');
   const publisher = l?.publisher as { acked_seq: number; batches: number };
   // Failover: SIGKILL the leader; time until the follower leads and acknowledges a signed order.
@@ -183,6 +193,8 @@ try {
     file_journal_orders_per_s: Math.round(plainRate), jetstream_log_orders_per_s: Math.round(leaderAlone),
     jetstream_log_with_follower_orders_per_s: Math.round(logRate),
     ratio: Math.round((leaderAlone / plainRate) * 1000) / 1000, ratio_with_follower: Math.round((logRate / plainRate) * 1000) / 1000, lease_ms: 3000, failover_ms: Math.round(failoverMs),
+    catch_up: { commands: endSeq, ms_to_serve: Math.round(startedMs), ms_to_end: Math.round(catchUpMs),
+      commands_per_s: Math.round(endSeq / (catchUpMs / 1000)) },
     commands_per_batch: Math.round((publisher.acked_seq / publisher.batches) * 10) / 10,
     follower_lag_ms: { p50: pct(lagMs, 0.5), p99: pct(lagMs, 0.99), max: pct(lagMs, 1), samples: lagMs.length },
     follower_lag_stream_messages: { p50: pct(lagMsgs, 0.5), p99: pct(lagMsgs, 0.99), max: pct(lagMsgs, 1) },
