@@ -29,7 +29,8 @@ import { FollowerGateway } from '../engine/replication/follower-gateway.js';
 import { LeaderLease, type LeaseValue } from '../engine/replication/leader-lease.js';
 import { LogFollower } from '../engine/replication/log-follower.js';
 import { LogPublisher } from '../engine/replication/log-publisher.js';
-import { moveJournalAside, newestSnapshot } from '../engine/replication/bootstrap.js';
+import { moveJournalAside, newestSnapshot, storeSnapshot } from '../engine/replication/bootstrap.js';
+import { captureSnapshot } from '../engine/snapshot/capture.js';
 import { InlineEngine } from '../engine/inline-engine.js';
 import { HDR_EPOCH, type LogSpec, type LogStream, logHeaders, openLogStream } from '../engine/replication/log-stream.js';
 import { WallClock } from '../engine/wall-clock.js';
@@ -300,9 +301,31 @@ export class ReplicatedNode {
     const journal = await JournalWriter.open(this.#journalPath, this.#header, fsyncOf(this.config.engine?.fsync), appliedSeq);
     engine.sequencer.attach(journal);
     const gateway = new InlineGateway(this.#definition, this.#clock, { engine, journal });
-    const publisher = new LogPublisher({
+    // Snapshots of the leader too (a lone leader's restart then starts from one): taken where a buffer ends on a
+    // boundary, with exactly its last seq applied; stored once JetStream acknowledged that buffer.
+    let lastSnapshot = appliedSeq;
+    let snapshotting = false;
+    const publisher: LogPublisher = new LogPublisher({
       js: ls.js, subject: ls.subject, epoch, lastStreamSeq: last + 1, lastSeq: appliedSeq, checkpointEvery: this.spec.checkpointEvery,
       stateHash: (seq) => (engine.sequencer.lastSeq === seq ? engine.stateHash() : undefined),
+      onBoundary: (tailSeq, streamSeq) => {
+        const every = this.spec.snapshotEvery;
+        if (every <= 0 || snapshotting || tailSeq - lastSnapshot < every || engine.sequencer.lastSeq !== tailSeq) return;
+        lastSnapshot = tailSeq;
+        snapshotting = true;
+        const data = captureSnapshot(engine, { createdTime: this.#clock.nowUs() });
+        void (async () => {
+          try {
+            if (!(await publisher.whenAcked(streamSeq, 60_000))) return;
+            const bytes = await storeSnapshot(ls.snapshots, data, streamSeq);
+            this.#log(`replication: snapshot at engine seq ${tailSeq} (stream seq ${streamSeq}, ${bytes} bytes) stored`);
+          } catch (e) {
+            this.#log(`replication: snapshot at engine seq ${tailSeq} not stored: ${(e as Error).message}`);
+          } finally {
+            snapshotting = false;
+          }
+        })();
+      },
       onFailure: (reason) => void this.#stepDown(reason),
     });
     publisher.attach(journal);

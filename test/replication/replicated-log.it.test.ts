@@ -31,17 +31,18 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-function config(name: string, stream: string, port: number): SimulatorConfig {
+function config(name: string, stream: string, port: number, snapshotEvery = 0): SimulatorConfig {
   return {
     ...TEST_CONFIG, port,
     engine: { runner: 'inline', journal: join(dir, `${name}.journal`), fsync: 'batch',
-      log: { type: 'jetstream', servers: [nats.url], stream, lease_ms: 900, checkpoint_every: 4, snapshot_every: 0 } },
+      log: { type: 'jetstream', servers: [nats.url], stream, lease_ms: 900, checkpoint_every: 4, snapshot_every: snapshotEvery } },
   };
 }
 
-async function node(name: string, stream: string, follow: boolean): Promise<[ReplicatedNode, number]> {
+async function node(name: string, stream: string, follow: boolean, snapshotEvery = 0, log: (m: string) => void = () => undefined):
+  Promise<[ReplicatedNode, number]> {
   const port = await freePort();
-  const n = await startNode(config(name, stream, port), { host: '127.0.0.1', port, follow, log: () => undefined });
+  const n = await startNode(config(name, stream, port, snapshotEvery), { host: '127.0.0.1', port, follow, log });
   nodes.push(n);
   return [n, port];
 }
@@ -142,5 +143,28 @@ describe('replicated command log (JetStream)', () => {
     } finally {
       await alice.close();
     }
+  }, 60_000);
+
+  it('a lone leader stores snapshots; restarted, it starts from the newest plus the stream after it', async () => {
+    const [first, p1] = await node('l3', 'repl_snap', false, 5);
+    await until('leadership', () => first.role === 'leader');
+    for (let i = 0; i < 14; i++) {
+      expect((await order(p1, { side: i % 2 === 0 ? 'sell' : 'buy', amount: '0.001', price: '60000', text: `t-s${i}` },
+        i % 2 === 0 ? 'k1' : 'k2', i % 2 === 0 ? 's1' : 's2')).status).toBe(201);
+    }
+    const before = await hashOf(p1);
+    const ls = await openLogStream({ type: 'jetstream', servers: [nats.url], stream: 'repl_snap' });
+    await until('a snapshot in the store', async () => (await ls.snapshots.list()).some((i) => !i.deleted));
+    await ls.close();
+    await first.close();
+    nodes.splice(nodes.indexOf(first), 1);
+
+    const lines: string[] = [];
+    const [again, p2] = await node('l3', 'repl_snap', false, 5, (m) => lines.push(m));
+    await until('leadership again', () => again.role === 'leader');
+    expect(await hashOf(p2)).toEqual(before);
+    expect(lines.some((l) => /starting from snapshot snapshot-\d+\.rms/.test(l)), lines.join('\n')).toBe(true);
+    expect(lines.some((l) => /moved the local journal aside/.test(l))).toBe(true);
+    expect((await order(p2, { side: 'sell', amount: '0.001', price: '61000', text: 't-s-after' })).status).toBe(201);
   }, 60_000);
 });

@@ -32,6 +32,11 @@ export interface PublisherOptions {
   readonly stateHash?: ((seq: number) => string | undefined) | undefined;
   /** Publishes in flight at most; default 16. */
   readonly window?: number | undefined;
+  /**
+   * Told of each buffer that ends on a group boundary, as it is queued: its last seq and the stream seq it
+   * will have (the leader takes its snapshots there: sim/follower-node.ts).
+   */
+  readonly onBoundary?: ((tailSeq: number, streamSeq: number) => void) | undefined;
   /** Told once when a publish is refused or fails (after the journal was failed). */
   readonly onFailure?: ((reason: string, fenced: boolean) => void) | undefined;
 }
@@ -91,9 +96,11 @@ export class LogPublisher implements JournalTap {
         this.checkpoints++;
       }
     }
-    this.#queue.push({ streamSeq: this.#nextStream++, data: bytes.slice(), boundary: boundarySeq, headers: logHeaders('batch', fields),
+    const streamSeq = this.#nextStream++;
+    this.#queue.push({ streamSeq, data: bytes.slice(), boundary: boundarySeq, headers: logHeaders('batch', fields),
       msgID: `${this.#o.epoch}:${first}` });
     this.#pump();
+    if (tailSeq === boundarySeq) this.#o.onBoundary?.(tailSeq, streamSeq);
   }
 
   #pump(): void {
@@ -136,6 +143,13 @@ export class LogPublisher implements JournalTap {
     this.#queue.length = 0;
     this.#journal?.replicaFailed(fenced ? 'EFENCED' : 'EREPLICA', new Error(`replicated log: ${reason}`));
     this.#o.onFailure?.(reason, fenced);
+  }
+
+  /** Resolves true once stream seq `streamSeq` is acknowledged, false if the publisher failed or `timeoutMs` passed. */
+  async whenAcked(streamSeq: number, timeoutMs: number): Promise<boolean> {
+    const until = Date.now() + timeoutMs;
+    while (this.#ackedStream < streamSeq && this.#failed === undefined && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+    return this.#ackedStream >= streamSeq;
   }
 
   /** Resolves once nothing is queued or in flight (or the publisher failed); bounded by `timeoutMs`. */
