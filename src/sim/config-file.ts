@@ -73,6 +73,8 @@ export interface LogConfig {
   readonly checkpoint_every?: number | undefined;
   /** Commands between follower snapshots to the object store; default 1000000; 0: none. */
   readonly snapshot_every?: number | undefined;
+  /** Copies JetStream keeps of the stream, lease bucket and snapshot store: 1 (default), 3 or 5 (a NATS cluster). */
+  readonly replicas?: number | undefined;
   /** This node's HTTP address as clients reach it (named to clients a follower refuses); default http://host:port. */
   readonly address?: string | undefined;
 }

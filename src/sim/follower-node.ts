@@ -56,7 +56,7 @@ export type NodeRole = 'starting' | 'follower' | 'promoting' | 'leader' | 'stepp
 export function logSpec(c: LogConfig): Required<LogSpec> {
   return {
     type: 'jetstream', servers: c.servers, stream: c.stream, leaseMs: c.lease_ms ?? 3000,
-    checkpointEvery: c.checkpoint_every ?? 10_000, snapshotEvery: c.snapshot_every ?? 1_000_000,
+    checkpointEvery: c.checkpoint_every ?? 10_000, snapshotEvery: c.snapshot_every ?? 1_000_000, replicas: c.replicas ?? 1,
   };
 }
 

@@ -12,7 +12,7 @@ describe('engine.log', () => {
   it('takes the documented fields, with defaults', () => {
     const c = validateConfig(withLog(ok));
     expect(logSpec(c.engine!.log!)).toEqual({ type: 'jetstream', servers: ['nats://127.0.0.1:4222'], stream: 'ringmatch', leaseMs: 3000,
-      checkpointEvery: 10_000, snapshotEvery: 1_000_000 });
+      checkpointEvery: 10_000, snapshotEvery: 1_000_000, replicas: 1 });
     const full = validateConfig(withLog({ ...ok, lease_ms: 1500, checkpoint_every: 0, snapshot_every: 5000, address: 'http://a:1' }));
     expect(logSpec(full.engine!.log!)).toMatchObject({ leaseMs: 1500, checkpointEvery: 0, snapshotEvery: 5000 });
   });
@@ -24,6 +24,7 @@ describe('engine.log', () => {
     [{ ...ok, stream: 'a.b' }, 'engine.log.stream'],
     [{ ...ok, lease_ms: 10 }, 'engine.log.lease_ms'],
     [{ ...ok, extra: 1 }, 'engine.log'],
+    [{ ...ok, replicas: 2 }, 'engine.log.replicas'],
     [{ type: 'jetstream', servers: ['nats://x:1'] }, 'engine.log.stream'],
   ])('refuses %j naming %s', (log, field) => {
     expect(() => validateConfig(withLog(log))).toThrow(field);

@@ -91,3 +91,45 @@ export async function startNatsServer(): Promise<NatsServer> {
     },
   };
 }
+
+/**
+ * Starts a JetStream cluster of `n` nats-server processes on free loopback ports (client and route ports),
+ * each with its own store and server name (`rm-<i>`); resolves once every one takes connections (the caller
+ * waits for JetStream's meta leader by retrying its first request).
+ */
+export async function startNatsCluster(n: number): Promise<NatsServer[]> {
+  const bin = natsServerBinary();
+  const ports = await Promise.all(Array.from({ length: n }, () => freePort()));
+  const routePorts = await Promise.all(Array.from({ length: n }, () => freePort()));
+  const routes = routePorts.map((p) => `nats://127.0.0.1:${p}`).join(',');
+  const servers: NatsServer[] = [];
+  for (let i = 0; i < n; i++) {
+    const dir = await mkdtemp(join(tmpdir(), `ringmatch-nats-${i}-`));
+    const child = spawn(bin, ['-js', '-a', '127.0.0.1', '-p', String(ports[i]), '-sd', dir, '-n', `rm-${i}`, '--cluster_name', 'ringmatch',
+      '--cluster', `nats://127.0.0.1:${routePorts[i]}`, '--routes', routes], { stdio: ['ignore', 'ignore', 'ignore'] });
+    const port = ports[i]!;
+    servers.push({
+      url: `nats://127.0.0.1:${port}`, port, dir, process: child,
+      async stop() {
+        if (child.exitCode === null && child.signalCode === null) {
+          const exited = new Promise((r) => child.once('exit', r));
+          child.kill('SIGTERM');
+          await Promise.race([exited, new Promise((r) => setTimeout(r, 3000))]);
+          if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+        }
+        await rm(dir, { recursive: true, force: true });
+      },
+    });
+  }
+  const until = Date.now() + 15_000;
+  for (const s of servers) {
+    while (!(await reachable(s.port))) {
+      if (s.process.exitCode !== null || Date.now() > until) {
+        for (const x of servers) x.process.kill('SIGKILL');
+        throw new Error(`nats-server cluster member on port ${s.port} did not start`);
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  return servers;
+}

@@ -28,6 +28,8 @@ export interface LogSpec {
   readonly checkpointEvery?: number | undefined;
   /** Commands between follower snapshots to the object store; default 1000000 (0: none). */
   readonly snapshotEvery?: number | undefined;
+  /** Copies JetStream keeps of the stream, the lease bucket and the snapshot store (1, 3 or 5); default 1. */
+  readonly replicas?: number | undefined;
 }
 
 export const HDR_KIND = 'Rm-Kind';
@@ -71,18 +73,19 @@ export async function openLogStream(spec: LogSpec, name = 'ringmatch'): Promise<
     const js = jetstream(nc);
     const stream = spec.stream;
     const subject = `${stream}.log`;
+    const replicas = spec.replicas ?? 1;
     try {
       await jsm.streams.info(stream);
     } catch {
       // Kept whole (no limits): followers bootstrap from the newest snapshot plus every message after it.
-      await jsm.streams.add({ name: stream, subjects: [subject], duplicate_window: 120 * 1e9 }).catch(async (e: unknown) => {
+      await jsm.streams.add({ name: stream, subjects: [subject], duplicate_window: 120 * 1e9, num_replicas: replicas }).catch(async (e: unknown) => {
         // Another node created it meanwhile.
         await jsm.streams.info(stream).catch(() => { throw e; });
       });
     }
     const kvm = new Kvm(js);
-    const lease = await kvm.create(`${stream}-lease`, { history: 1 });
-    const snapshots = await new Objm(js).create(`${stream}-snapshots`);
+    const lease = await kvm.create(`${stream}-lease`, { history: 1, replicas });
+    const snapshots = await new Objm(js).create(`${stream}-snapshots`, { replicas });
     return {
       nc, js, jsm, stream, subject, lease, snapshots,
       async lastSeq() { return (await jsm.streams.info(stream)).state.last_seq; },
