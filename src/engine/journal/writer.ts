@@ -9,7 +9,8 @@
  * - `{ fsync: 'interval', everyMs }`: written to the OS: survives a process crash. A `datasync` runs at most
  *   once per `everyMs` in the background, so a power loss loses at most the last `everyMs` of records.
  * - `{ fsync: 'never' }`: written to the OS (survives a process crash); syncing is left to the OS.
- * No policy counts a record durable before its bytes are handed to the OS.
+ * No policy counts a record durable before its bytes are handed to the OS. With a tap (JournalTap: the
+ * replicated log), a record is durable only once the replica also acknowledged it.
  *
  * Mechanics: `append` encodes into a reusable in-memory buffer (synchronous, no allocation for a command
  * without text once the buffer has grown to its working size) and schedules a flush for the end of the
