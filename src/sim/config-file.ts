@@ -10,7 +10,8 @@
  * auth_window_s, rate_limits (boolean or {enabled, scale}), trust_proxy, body_limit, cancelled_order_retention_s,
  * engine {runner: "auto" (default: threaded from 4 cores, else inline; sim/runner-choice.ts) | "threaded" | "inline",
  * shards: 1..64 (threaded; default 1), journal: path,
- * fsync: "batch" | "never" | ms (default 20)}.
+ * fsync: "batch" | "never" | ms (default 20), log: the replicated command log {type: "jetstream", servers, stream, …}
+ * (docs/scale-out.md)}.
  * API-key fields (optional): api_key_limit (keys per account, default 20), api_key_change_delay_ms (delay
  * before key changes take effect, default 0); see docs/sub-accounts.md.
  * Wallet fields (optional): chains {CURRENCY: [chain, …]} (sim/chains/chain-spec.ts), low_cap_currencies.
