@@ -37,7 +37,7 @@ afterAll(async () => {
 
 const engine = (name: string, stream: string, extra: J = {}): J => ({
   runner: 'inline', journal: join(dir, `${name}.journal`), fsync: 'batch',
-  log: { type: 'jetstream', servers: [nats.url], stream, lease_ms: 900, checkpoint_every: 50, snapshot_every: 0, ...extra },
+  log: { type: 'jetstream', servers: [nats.url], stream, lease_ms: 1500, checkpoint_every: 50, snapshot_every: 0, ...extra },
 });
 
 interface Child { readonly proc: ChildProcess; readonly port: number; log: string }

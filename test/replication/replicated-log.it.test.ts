@@ -35,7 +35,7 @@ function config(name: string, stream: string, port: number, snapshotEvery = 0): 
   return {
     ...TEST_CONFIG, port,
     engine: { runner: 'inline', journal: join(dir, `${name}.journal`), fsync: 'batch',
-      log: { type: 'jetstream', servers: [nats.url], stream, lease_ms: 900, checkpoint_every: 4, snapshot_every: snapshotEvery } },
+      log: { type: 'jetstream', servers: [nats.url], stream, lease_ms: 3000, checkpoint_every: 4, snapshot_every: snapshotEvery } },
   };
 }
 
