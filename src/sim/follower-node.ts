@@ -144,7 +144,8 @@ export class ReplicatedNode {
         snapshots_stored: f.snapshotsTaken, failure: f.failure ?? null,
       },
       publisher: p === undefined || this.#role !== 'leader' ? null : {
-        acked_seq: p.ackedSeq, acked_stream_seq: p.lastStreamSeq, batches: p.batches, checkpoints: p.checkpoints, failure: p.failure ?? null,
+        acked_seq: p.ackedSeq, acked_stream_seq: p.lastStreamSeq, batches: p.batches, checkpoints: p.checkpoints, retries: p.retries,
+        failure: p.failure ?? null,
       },
       promotions: this.promotions,
     };

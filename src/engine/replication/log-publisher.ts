@@ -6,9 +6,12 @@
  *
  * Ordering and fencing: message i of this leader is expected at stream seq `base + i`; each publish says so
  * (`expect.lastSequence = base + i − 1`) and carries `Nats-Msg-Id = <epoch>:<first engine seq>`. Up to
- * `window` publishes are in flight. The first refusal or error (a newer leader appended: err 10071; a lost
- * connection; an ack at another seq) fails the journal for good (JournalWriter.replicaFailed, code EFENCED or
- * EREPLICA): intake stops, every held reply answers 503, and the owner (sim/follower-node.ts) steps down.
+ * `window` publishes are in flight. A refusal of the oldest unacknowledged batch (err 10071: a newer leader
+ * appended) fails the journal for good (JournalWriter.replicaFailed, code EFENCED): intake stops, every held
+ * reply answers 503, and the owner (sim/follower-node.ts) steps down. Any other error (a timeout, a lost
+ * connection, a NATS leader change) is retried: the unacknowledged batches are re-sent in order with their
+ * ids and expected sequences for up to `retryMs` (JetStream's dedup answers one that had landed), and only
+ * then fails the journal (EREPLICA). Replies wait meanwhile.
  *
  * Checkpoints: when at least `checkpointEvery` commands passed since the last one and the buffer ends on a
  * group boundary, `stateHash(tailSeq)` (the leader's hash with exactly that seq applied, or undefined when
@@ -30,6 +33,8 @@ export interface PublisherOptions {
   readonly lastSeq: number;
   readonly checkpointEvery: number;
   readonly stateHash?: ((seq: number) => string | undefined) | undefined;
+  /** How long failed publishes are retried before the publisher gives up (not for a fencing); default 10000 ms. */
+  readonly retryMs?: number | undefined;
   /** Publishes in flight at most; default 16. */
   readonly window?: number | undefined;
   /**
@@ -51,6 +56,9 @@ export class LogPublisher implements JournalTap {
   #tailSeq: number;
   #lastHashSeq: number;
   readonly #queue: Pending[] = [];
+  /** Published and not yet acknowledged, in stream order (re-sent in order after an error). */
+  readonly #sent: Pending[] = [];
+  #retrying = false;
   #inFlight = 0;
   /** Acked stream seqs not yet contiguous with `#ackedStream`, and the boundary each carries. */
   readonly #acked = new Map<number, number>();
@@ -59,6 +67,8 @@ export class LogPublisher implements JournalTap {
   /** Batches and commands acknowledged, checkpoints sent (status). */
   batches = 0;
   checkpoints = 0;
+  /** Times a failed publish was retried (not fenced). */
+  retries = 0;
   ackedSeq: number;
 
   constructor(options: PublisherOptions) {
@@ -103,23 +113,71 @@ export class LogPublisher implements JournalTap {
     if (tailSeq === boundarySeq) this.#o.onBoundary?.(tailSeq, streamSeq);
   }
 
+  #publish(m: Pending): Promise<{ seq: number }> {
+    return this.#o.js.publish(this.#o.subject, m.data, { msgID: m.msgID, expect: { lastSequence: m.streamSeq - 1 }, headers: m.headers });
+  }
+
   #pump(): void {
-    while (this.#failed === undefined && this.#inFlight < this.#window && this.#queue.length > 0) {
+    while (this.#failed === undefined && !this.#retrying && this.#inFlight < this.#window && this.#queue.length > 0) {
       const m = this.#queue.shift()!;
+      this.#sent.push(m);
       this.#inFlight++;
-      this.#o.js.publish(this.#o.subject, m.data, { msgID: m.msgID, expect: { lastSequence: m.streamSeq - 1 }, headers: m.headers })
-        .then((ack) => {
-          this.#inFlight--;
-          if (ack.seq !== m.streamSeq) return this.#fail(`stream seq ${ack.seq} acknowledged, ${m.streamSeq} expected`, false);
-          this.#ack(m.streamSeq, m.boundary);
-          this.#pump();
-        }, (e: unknown) => {
-          this.#inFlight--;
-          const fenced = isWrongLastSequence(e);
-          this.#fail(fenced ? `publish at stream seq ${m.streamSeq} refused: another leader appended (epoch ${this.#o.epoch} is deposed)`
-            : `publish at stream seq ${m.streamSeq} failed: ${e instanceof Error ? e.message : String(e)}`, fenced);
-        });
+      this.#publish(m).then((ack) => {
+        this.#inFlight--;
+        if (ack.seq !== m.streamSeq) return this.#fail(`stream seq ${ack.seq} acknowledged, ${m.streamSeq} expected`, false);
+        this.#done(m);
+        this.#pump();
+      }, (e: unknown) => {
+        this.#inFlight--;
+        // A refusal of the oldest unacknowledged batch: someone else appended. A refusal of a later one may only
+        // mean an earlier one was lost in transit (a NATS leader change): retried in order like any error.
+        if (isWrongLastSequence(e) && this.#sent[0] === m && !this.#retrying) return this.#fenced(m);
+        this.#startRetry();
+      });
     }
+  }
+
+  #done(m: Pending): void {
+    const i = this.#sent.indexOf(m);
+    if (i >= 0) this.#sent.splice(i, 1);
+    this.#ack(m.streamSeq, m.boundary);
+  }
+
+  #fenced(m: Pending): void {
+    this.#fail(`publish at stream seq ${m.streamSeq} refused: another leader appended (epoch ${this.#o.epoch} is deposed)`, true);
+  }
+
+  #startRetry(): void {
+    if (this.#retrying || this.#failed !== undefined) return;
+    this.#retrying = true;
+    this.retries++;
+    void this.#retry();
+  }
+
+  /**
+   * After a failed publish that was not a fencing: waits for what is in flight, then re-sends every
+   * unacknowledged batch in order, one at a time, with its own `Nats-Msg-Id` and expected sequence (JetStream
+   * answers a batch that did land with its seq, as a duplicate), every 200 ms until `retryMs` passed.
+   */
+  async #retry(): Promise<void> {
+    const until = Date.now() + (this.#o.retryMs ?? 10_000);
+    while (this.#inFlight > 0) await new Promise((r) => setTimeout(r, 5));
+    while (this.#failed === undefined && this.#sent.length > 0) {
+      const m = this.#sent[0]!;
+      try {
+        const ack = await this.#publish(m);
+        if (ack.seq !== m.streamSeq) return this.#fail(`stream seq ${ack.seq} acknowledged, ${m.streamSeq} expected`, false);
+        this.#done(m);
+      } catch (e) {
+        if (isWrongLastSequence(e)) return this.#fenced(m);
+        if (Date.now() > until) {
+          return this.#fail(`publish at stream seq ${m.streamSeq} failed for ${this.#o.retryMs ?? 10_000} ms: ${e instanceof Error ? e.message : String(e)}`, false);
+        }
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    }
+    this.#retrying = false;
+    this.#pump();
   }
 
   #ack(streamSeq: number, boundary: number): void {
@@ -141,6 +199,7 @@ export class LogPublisher implements JournalTap {
     if (this.#failed !== undefined) return;
     this.#failed = reason;
     this.#queue.length = 0;
+    this.#sent.length = 0;
     this.#journal?.replicaFailed(fenced ? 'EFENCED' : 'EREPLICA', new Error(`replicated log: ${reason}`));
     this.#o.onFailure?.(reason, fenced);
   }
@@ -155,7 +214,7 @@ export class LogPublisher implements JournalTap {
   /** Resolves once nothing is queued or in flight (or the publisher failed); bounded by `timeoutMs`. */
   async drain(timeoutMs = 5000): Promise<void> {
     const until = Date.now() + timeoutMs;
-    while (this.#failed === undefined && (this.#queue.length > 0 || this.#inFlight > 0) && Date.now() < until) {
+    while (this.#failed === undefined && (this.#queue.length > 0 || this.#sent.length > 0) && Date.now() < until) {
       await new Promise((r) => setTimeout(r, 5));
     }
   }
