@@ -6,7 +6,7 @@
 import { resolve, sep } from 'node:path';
 
 /** `npm start -- --help`. */
-export const START_HELP = `usage: npm start -- [--config FILE.json] [--host HOST] [--port PORT]
+export const START_HELP = `usage: npm start -- [--config FILE.json] [--host HOST] [--port PORT] [--follow]
        npm start -- --replay --format tardis|gate ...   (see npm start -- --replay --help)
 
 Serves Gate's REST API v4 (http://HOST:PORT/api/v4) and WebSocket v4 (ws://HOST:PORT/ws/v4/): a local
@@ -20,6 +20,8 @@ Options:
   --host HOST         address to listen on (default: env HOST, else the config's host, else 127.0.0.1)
   --port PORT         port (default: env PORT, else the config's port, else 8080; 0: any free port);
                       start-up fails if the address is already in use
+  --follow            with engine.log: start as a follower of the replicated log; take over writes when the
+                      leader's lease runs out (docs/scale-out.md)
   --replay ...        serve a market replayed from recorded data instead
   --log json|text     json: structured logs (pino, one JSON object a line) on stderr and nothing on stdout,
                       never a key secret (default: env RINGMATCH_LOG, else text: the lines above)

@@ -13,6 +13,7 @@ import os from 'node:os';
 import { fileErrorMessage, SERVE_HELP, START_HELP, wantsHelp } from './cli-usage.js';
 import { ConfigError } from './core/invariant.js';
 import { startSimulator } from './main.js';
+import { startNode } from './sim/follower-node.js';
 import { resolveRunner } from './sim/runner-choice.js';
 import { loadConfigFile, type SimulatorConfig } from './sim/config-file.js';
 import { DEMO_CONFIG } from './sim/demo.js';
@@ -24,7 +25,7 @@ Installed as a package: ringmatch start [options], ringmatch replay [options], r
 Details: README.md and docs/.
 `;
 
-interface Args { command: string; config?: string; host?: string; port?: number; log?: 'json' | 'text' }
+interface Args { command: string; config?: string; host?: string; port?: number; log?: 'json' | 'text'; follow?: boolean }
 
 function parseArgs(argv: readonly string[]): Args {
   const args: Args = { command: argv[0] ?? 'start' };
@@ -40,8 +41,10 @@ function parseArgs(argv: readonly string[]): Args {
       } else if (flag === '--config') args.config = value;
       else if (flag === '--host') args.host = value;
       else args.port = parsePort(value, '--port');
+    } else if (flag === '--follow') {
+      args.follow = true;
     } else {
-      throw new ConfigError(`unknown argument ${flag} (usage: start [--config FILE.json] [--host HOST] [--port PORT] [--log json]; --help for more)`);
+      throw new ConfigError(`unknown argument ${flag} (usage: start [--config FILE.json] [--host HOST] [--port PORT] [--log json] [--follow]; --help for more)`);
     }
   }
   return args;
@@ -163,20 +166,27 @@ async function main(): Promise<void> {
   const envPort = process.env.PORT;
   // JSON logs (docs/operations.md): records on stderr, nothing on stdout (the banner shows key secrets).
   const logger = (args.log ?? process.env.RINGMATCH_LOG) === 'json' ? (await import('./ops/log.js')).createLogger({ level: process.env.RINGMATCH_LOG_LEVEL }) : undefined;
-  const sim = await startSimulator(config, {
+  const startOptions = {
     host: args.host ?? process.env.HOST ?? config.host ?? '127.0.0.1',
     port: args.port ?? (envPort !== undefined && envPort !== '' ? parsePort(envPort, 'PORT') : config.port ?? 8080),
     adminToken: process.env.SIM_ADMIN_TOKEN || undefined,
     logger,
-  });
+  };
+  if (args.follow === true && config.engine?.log === undefined) throw new ConfigError('--follow needs engine.log in the config (docs/scale-out.md)');
+  // A node of the replicated log (sim/follower-node.ts) follows, or leads once it holds the lease.
+  const node = config.engine?.log === undefined ? undefined : await startNode(config, { ...startOptions, follow: args.follow });
+  const sim = node === undefined ? await startSimulator(config, startOptions) : node.simulator!;
+  const closeAll = (): Promise<void> => (node ?? sim).close();
   if (logger === undefined) console.log(banner(config, sim.server.host, sim.server.port));
+  if (config.engine?.log !== undefined) console.log(`replicated log: stream ${config.engine.log.stream} on ${config.engine.log.servers.join(', ')}; `
+    + `${args.follow === true ? 'following' : 'leading once it holds the lease'} (GET /sim/replication)`);
   let closing = false;
   const stop = (signal: string): void => {
     if (closing) return;
     closing = true;
     if (logger !== undefined) logger.info({ event: 'closing', signal }, 'closing');
     else console.log(`ringmatch: ${signal}, closing`);
-    sim.close().then(() => process.exit(0), (e: unknown) => { console.error(e); process.exit(1); });
+    closeAll().then(() => process.exit(0), (e: unknown) => { console.error(e); process.exit(1); });
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));

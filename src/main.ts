@@ -48,6 +48,18 @@ export interface StartOptions {
   readonly websocket?: WsOptions | undefined;
   /** Structured logs at the edge (ops/log.ts, docs/operations.md); absent: the plain lines on stderr as before. */
   readonly logger?: Logger | undefined;
+  /**
+   * A gateway built by a node of the replicated log (sim/follower-node.ts) instead of one opened from
+   * `engine`; the node owns it (`close` leaves it open). A follower's (`follower`) runs no market maker,
+   * futures services or chain ticks (the leader's commands bring their effects) and refuses writes with
+   * `refuseWrites()`'s message.
+   */
+  readonly replica?: {
+    readonly gateway: ExchangeGateway;
+    readonly resumed: boolean;
+    readonly follower: boolean;
+    readonly refuseWrites?: (() => string) | undefined;
+  } | undefined;
 }
 
 export interface Simulator {
@@ -93,11 +105,15 @@ export async function startSimulator(config: SimulatorConfig, options: StartOpti
   const engine = config.engine ?? {};
   if (engine.journal !== undefined) ensureJournalDirectory(engine.journal);
   const fsync = engine.fsync;
-  const { gateway, resumed, lastTimeUs, snapshots, restart } = await openGateway(definition, clock, {
-    runner: resolveRunner(engine.runner), shards: engine.shards, journal: engine.journal,
-    fsync: fsync === undefined ? undefined : typeof fsync === 'number' ? { fsync: 'interval', everyMs: fsync } : { fsync },
-    snapshots: snapshotPolicy(engine),
-  });
+  const replica = options.replica;
+  const follower = replica?.follower === true;
+  const { gateway, resumed, lastTimeUs, snapshots, restart } = replica !== undefined
+    ? { gateway: replica.gateway, resumed: replica.resumed, lastTimeUs: 0, snapshots: undefined, restart: undefined }
+    : await openGateway(definition, clock, {
+      runner: resolveRunner(engine.runner), shards: engine.shards, journal: engine.journal,
+      fsync: fsync === undefined ? undefined : typeof fsync === 'number' ? { fsync: 'interval', everyMs: fsync } : { fsync },
+      snapshots: snapshotPolicy(engine),
+    });
   const log = options.logger;
   gateway.onStop((s) => {
     if (log !== undefined) log.error({ event: 'engine_stopped', reason: s.reason, code: s.code, at_ms: s.atMs }, 'engine stopped: writes answer 503 TOO_BUSY, reads keep working');
@@ -140,7 +156,7 @@ export async function startSimulator(config: SimulatorConfig, options: StartOpti
   gateway.observe((_code, c, events) => feed.onResult(c, events));
   const rl = config.rate_limits;
   const wallet = new WalletSim(gateway, clock, resolveChains(definition.currencies, config.chains), config.low_cap_currencies);
-  const walletTimer = setInterval(() => wallet.tick(), WALLET_TICK_MS);
+  const walletTimer = setInterval(() => { if (!follower) wallet.tick(); }, WALLET_TICK_MS);
   let wsHost: WsHost | undefined;
   const server = createServer({
     wallet,
@@ -152,6 +168,7 @@ export async function startSimulator(config: SimulatorConfig, options: StartOpti
     vipLevels: new Map((config.users ?? []).flatMap((u) => (u.vip_level === undefined ? [] : [[u.uid, u.vip_level] as const]))),
     apiKeys: { limit: config.api_key_limit, delayMs: config.api_key_change_delay_ms },
     adminToken: options.adminToken ?? config.admin_token,
+    refuseWrites: replica?.refuseWrites,
     stpGroups: config.stp_groups, logger: log, extraRoutes: [spotMarketDataRoutes(feed), ...(options.extraRoutes ?? [])],
     sockets: [(app, deps) => {
       const ws: WsOptions = {
@@ -168,7 +185,7 @@ export async function startSimulator(config: SimulatorConfig, options: StartOpti
   });
   server.metrics.wsConnections = () => wsHost?.connections() ?? 0;
   const cmdDone = (): void => undefined;
-  const maker = marketMaker === undefined ? undefined : new MarketMaker(ex, marketMaker, (c) => { gateway.submit(c, cmdDone); return 0; });
+  const maker = marketMaker === undefined || follower ? undefined : new MarketMaker(ex, marketMaker, (c) => { gateway.submit(c, cmdDone); return 0; });
   // The maker's first re-quote (with its opening trade) is applied before the server listens: clients find
   // quoted, traded markets (a last price, tickers, candles) from their first request.
   maker?.tick(clock.nowUs());
@@ -176,7 +193,7 @@ export async function startSimulator(config: SimulatorConfig, options: StartOpti
   const timer = maker === undefined ? undefined : setInterval(() => maker.tick(clock.nowUs()), MARKET_MAKER_TICK_MS);
   // Futures prices, funding and liquidation on the engine clock; the first prices before the server listens.
   const futuresOptions = futuresServiceOptions(config.futures);
-  const futures = futuresOptions === undefined ? undefined : new FuturesServices(gateway, futuresOptions);
+  const futures = futuresOptions === undefined || follower ? undefined : new FuturesServices(gateway, futuresOptions);
   if (futures !== undefined) {
     server.deps.onClockMove.push(() => futures.ready());
     server.deps.onClose.push(() => futures.close());
@@ -204,7 +221,7 @@ export async function startSimulator(config: SimulatorConfig, options: StartOpti
     clearInterval(walletTimer);
     await server.close();
     await snapshots?.close();
-    await gateway.close();
+    if (replica === undefined) await gateway.close();
     throw e;
   }
   log?.info(listeningRecord(config, server.host, server.port, resolveRunner(engine.runner), restart), 'listening');
@@ -216,7 +233,7 @@ export async function startSimulator(config: SimulatorConfig, options: StartOpti
       clearInterval(walletTimer);
       await server.close();
       await snapshots?.close();
-      await gateway.close();
+      if (replica === undefined) await gateway.close();
       log?.info({ event: 'closed' }, 'closed');
     },
   };

@@ -93,6 +93,11 @@ export interface ServerOptions {
   /** VIP level per main-account uid (config `users[].vip_level`; absent: 0): fill-ratio tiers at 14+ (fill-ratio.ts). */
   readonly vipLevels?: ReadonlyMap<number, number> | undefined;
   /** Extra route groups (e.g. market data) registered after the built-in ones. */
+  /**
+   * A follower of the replicated log: every write route (not GET, not the /sim control plane) answers
+   * NotLeader (403 READ_ONLY) with this message, naming the leader; undefined: writes are taken.
+   */
+  readonly refuseWrites?: (() => string) | undefined;
   readonly extraRoutes?: readonly ((router: Router, deps: ApiDeps) => void)[] | undefined;
   /** Where a handler's failure is logged (ops/log.ts); absent: a line on stderr. */
   readonly logger?: Logger | undefined;
@@ -241,6 +246,7 @@ export function createHttpHandler(options: ServerOptions): HttpHandler {
   metrics.http.index(router.routes());
   const stats = metrics.http;
 
+  const refuseWrites = options.refuseWrites;
   const dispatch = (route: Route, req: ApiRequest, reply: Reply): void => {
     if (req.body === '' && route.arrayBody === true) return reply.error(ResultCode.InvalidBody, 'Request body must be a JSON array');
     if (req.body !== '') {
@@ -257,6 +263,7 @@ export function createHttpHandler(options: ServerOptions): HttpHandler {
       }
     }
     const access = route.access;
+    if (refuseWrites !== undefined && route.method !== 'GET' && access.kind !== 'sim') return reply.error(ResultCode.NotLeader, refuseWrites());
     if (access.kind === 'private') {
       const code = authenticate(req, deps.keys, access.group, wallMicros(), { windowS });
       if (code !== ResultCode.Ok) return reply.error(code);

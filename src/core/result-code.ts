@@ -204,6 +204,11 @@ export const ResultCode = {
   EngineStopped: -9003,
   /** The journal cannot be written (disk full, I/O error): writes are refused; the command is not durable. */
   JournalFailed: -9004,
+  /**
+   * A write sent to a follower of the replicated command log (engine/replication): only the leader takes
+   * writes; nothing was applied. The reply names the leader's address.
+   */
+  NotLeader: -9005,
 } as const;
 
 export type ResultCode = (typeof ResultCode)[keyof typeof ResultCode];

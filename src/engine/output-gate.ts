@@ -10,6 +10,10 @@
  * one another. Group commit does the rest: one write (and one sync, under `batch`) releases everything held
  * meanwhile.
  *
+ * Replication (engine/replication, docs/scale-out.md): with a replicated log tapping the journal, "durable"
+ * also means acknowledged by the log (JournalWriter.tap), so an output waits for both the local policy and
+ * the replica; a replica that refuses the leader (fenced) fails the journal like a disk error.
+ *
  * Journal failure: everything held is refused (`refuse` runs instead of `send`: the effect it shows may be
  * lost), and from then on `hold` sends at once: reads keep working from memory, while the gateway answers
  * every command that did not become durable with JournalFailed (so no write is acknowledged).

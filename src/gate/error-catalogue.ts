@@ -112,6 +112,8 @@ export const ERROR_CATALOGUE: Readonly<Record<Rejection, GateError>> = {
     message: 'The engine stopped; writes are refused until a restart recovers the journal (GET /sim/health says why)' },
   [ResultCode.JournalFailed]: { label: 'TOO_BUSY', status: 503,
     message: 'The journal cannot be written; this write is not durable and writes are refused until a restart (GET /sim/health says why)' },
+  [ResultCode.NotLeader]: { label: 'READ_ONLY', status: 403,
+    message: 'This node is a read-only follower of the replicated log; send writes to the leader (GET /sim/replication names it)' },
 };
 
 /** The Gate error for a rejection code. Throws on Ok or an unknown code (a programmer error). */

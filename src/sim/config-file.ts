@@ -10,7 +10,8 @@
  * auth_window_s, rate_limits (boolean or {enabled, scale}), trust_proxy, body_limit, cancelled_order_retention_s,
  * engine {runner: "auto" (default: threaded from 4 cores, else inline; sim/runner-choice.ts) | "threaded" | "inline",
  * shards: 1..64 (threaded; default 1), journal: path,
- * fsync: "batch" | "never" | ms (default 20)}.
+ * fsync: "batch" | "never" | ms (default 20), log: the replicated command log {type: "jetstream", servers, stream, …}
+ * (docs/scale-out.md)}.
  * API-key fields (optional): api_key_limit (keys per account, default 20), api_key_change_delay_ms (delay
  * before key changes take effect, default 0); see docs/sub-accounts.md.
  * Wallet fields (optional): chains {CURRENCY: [chain, …]} (sim/chains/chain-spec.ts), low_cap_currencies.
@@ -57,6 +58,27 @@ export interface EngineConfig {
   readonly fsync?: 'batch' | 'never' | number | undefined;
   /** Snapshots of the running engine (with a journal): on by default, false for none. */
   readonly snapshots?: false | SnapshotConfig | undefined;
+  /** The replicated command log (docs/scale-out.md); needs `journal`. */
+  readonly log?: LogConfig | undefined;
+}
+
+/** engine.log: a NATS JetStream stream the leader replicates its journal to (docs/scale-out.md). */
+export interface LogConfig {
+  readonly type: 'jetstream';
+  /** NATS server URLs, e.g. ["nats://127.0.0.1:4222"]. */
+  readonly servers: readonly string[];
+  /** Stream name (also names the lease bucket `<stream>-lease` and the store `<stream>-snapshots`). */
+  readonly stream: string;
+  /** Leader lease, ms; default 3000. */
+  readonly lease_ms?: number | undefined;
+  /** Commands between state-hash checkpoints in the stream; default 10000; 0: none. */
+  readonly checkpoint_every?: number | undefined;
+  /** Commands between follower snapshots to the object store; default 1000000; 0: none. */
+  readonly snapshot_every?: number | undefined;
+  /** Copies JetStream keeps of the stream, lease bucket and snapshot store: 1 (default), 3 or 5 (a NATS cluster). */
+  readonly replicas?: number | undefined;
+  /** This node's HTTP address as clients reach it (named to clients a follower refuses); default http://host:port. */
+  readonly address?: string | undefined;
 }
 
 /** engine.snapshots (docs/http.md, "Journal, snapshots and restart"). */

@@ -25,7 +25,7 @@ export function validateServer(o: Obj): void {
   optional(o, 'body_limit', '', integer(1024, 64 << 20));
   optional(o, 'cancelled_order_retention_s', '', integer(0, 1_000_000_000));
   optional(o, 'engine', '', (e, ep) => {
-    const eo = object(e, ep, ['runner', 'shards', 'journal', 'fsync', 'snapshots']);
+    const eo = object(e, ep, ['runner', 'shards', 'journal', 'fsync', 'snapshots', 'log']);
     if (eo.runner !== undefined && eo.runner !== 'threaded' && eo.runner !== 'inline' && eo.runner !== 'auto') {
       fail(`${ep}.runner`, 'must be "threaded", "inline" or "auto"');
     }
@@ -42,7 +42,26 @@ export function validateServer(o: Obj): void {
       optional(so, 'dir', vp, (d, dp) => (typeof d === 'string' && d !== '' ? d : fail(dp, 'must be a directory path')));
       optional(so, 'prune_journal', vp, bool);
     });
+    optional(eo, 'log', ep, (v, vp) => validateLog(v, vp, eo.journal !== undefined));
   });
   optional(o, 'api_key_limit', '', integer(1, 1000));
   optional(o, 'api_key_change_delay_ms', '', integer(0, 3_600_000));
+}
+
+/** engine.log (sim/config-file.ts LogConfig): the replicated command log. */
+function validateLog(v: unknown, p: string, hasJournal: boolean): void {
+  const lo = object(v, p, ['type', 'servers', 'stream', 'lease_ms', 'checkpoint_every', 'snapshot_every', 'replicas', 'address'], ['type', 'servers', 'stream']);
+  if (lo.type !== 'jetstream') fail(`${p}.type`, 'must be "jetstream"');
+  const servers = lo.servers;
+  if (!Array.isArray(servers) || servers.length === 0) fail(`${p}.servers`, 'must be a non-empty array of nats:// URLs');
+  (servers as unknown[]).forEach((s, i) => {
+    if (typeof s !== 'string' || !/^(nats|tls|ws|wss):\/\/[^\s]+$/.test(s)) fail(`${p}.servers[${i}]`, 'must be a URL such as "nats://127.0.0.1:4222"');
+  });
+  if (typeof lo.stream !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(lo.stream)) fail(`${p}.stream`, 'must be 1-64 letters, digits, "_" or "-"');
+  optional(lo, 'lease_ms', p, integer(300, 600_000));
+  optional(lo, 'checkpoint_every', p, integer(0, Number.MAX_SAFE_INTEGER));
+  optional(lo, 'snapshot_every', p, integer(0, Number.MAX_SAFE_INTEGER));
+  optional(lo, 'address', p, string);
+  optional(lo, 'replicas', p, (r, rp) => (r === 1 || r === 3 || r === 5 ? r : fail(rp, 'must be 1, 3 or 5')));
+  if (!hasJournal) fail(p, 'needs engine.journal: the leader keeps its own fsync\'d journal beside the replicated log (docs/scale-out.md)');
 }

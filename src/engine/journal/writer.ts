@@ -9,7 +9,8 @@
  * - `{ fsync: 'interval', everyMs }`: written to the OS: survives a process crash. A `datasync` runs at most
  *   once per `everyMs` in the background, so a power loss loses at most the last `everyMs` of records.
  * - `{ fsync: 'never' }`: written to the OS (survives a process crash); syncing is left to the OS.
- * No policy counts a record durable before its bytes are handed to the OS.
+ * No policy counts a record durable before its bytes are handed to the OS. With a tap (JournalTap: the
+ * replicated log), a record is durable only once the replica also acknowledged it.
  *
  * Mechanics: `append` encodes into a reusable in-memory buffer (synchronous, no allocation for a command
  * without text once the buffer has grown to its working size) and schedules a flush for the end of the
@@ -54,6 +55,17 @@ export function policySurvives(p: FsyncPolicy): string {
 export interface JournalWatcher {
   durable(seq: number): void;
   failed(error: JournalWriteError): void;
+}
+
+/**
+ * Replication of the journal (engine/replication): told of every buffer of framed records as its write to
+ * the file starts, so the same bytes can be shipped elsewhere beside the local write. `bytes` is valid during
+ * the call only (copy it); `tailSeq` is the seq of its last record and `boundarySeq` of its last record that
+ * ends a group (they differ when the buffer ends inside a group). While a tap is set, `durableSeq` is the
+ * lesser of the local policy's and what the tap reported replicated (`replicated`).
+ */
+export interface JournalTap {
+  batch(bytes: Uint8Array, tailSeq: number, boundarySeq: number): void;
 }
 
 /** A write or sync error of the journal file: `path`, the errno `code` (ENOSPC, EIO…) and the cause. */
@@ -124,6 +136,9 @@ export class JournalWriter {
   #writtenTailSeq = 0;
   #writtenTailOpen = false;
   #segmentFirstSeq: number;
+  #tap: JournalTap | undefined;
+  /** With a tap: the last group-closing seq the replica acknowledged. */
+  #replicatedSeq = Infinity;
 
   private constructor(path: string, fh: FileHandle, header: JournalHeaderData, policy: FsyncPolicy, pos: number, lastSeq?: number) {
     this.path = path;
@@ -182,11 +197,39 @@ export class JournalWriter {
   /** Seq of the last record appended (0 before the first). */
   get appendedSeq(): number { return this.#appendedSeq; }
   /** Seq of the last record durable under the policy (0 before the first). */
-  get durableSeq(): number { return this.policy.fsync === 'batch' ? this.#syncedSeq : this.#writtenSeq; }
+  get durableSeq(): number {
+    const local = this.policy.fsync === 'batch' ? this.#syncedSeq : this.#writtenSeq;
+    return local < this.#replicatedSeq ? local : this.#replicatedSeq;
+  }
   /** File size once everything appended is written. */
   get bytes(): number { return this.#pos + this.#inFlight + this.#frontLen; }
   /** The error that failed the writer, if any. */
   get failure(): JournalWriteError | null { return this.#error; }
+
+  /**
+   * Ships every buffer written from now on to `tap` (see JournalTap); what the file holds already counts as
+   * replicated. From now on `durableSeq` also waits for `replicated(seq)`. One tap per writer.
+   */
+  tap(tap: JournalTap): void {
+    if (this.#tap !== undefined) throw new InvariantError('the journal already has a tap');
+    this.#tap = tap;
+    this.#replicatedSeq = this.#appendedSeq;
+  }
+
+  /** The tap's replica acknowledged every record up to the group-closing `seq`: releases what waits on it. */
+  replicated(seq: number): void {
+    if (seq <= this.#replicatedSeq || this.#error !== null) return;
+    this.#replicatedSeq = seq;
+    this.#watcher?.durable(this.durableSeq);
+  }
+
+  /**
+   * The replica refused or lost a batch (a deposed leader, a broken connection): fails the writer for good,
+   * as a local write error would (`code` names why, e.g. EFENCED), so intake stops and nothing held is sent.
+   */
+  replicaFailed(code: string, cause: unknown): void {
+    if (this.#error === null) this.#fail(Object.assign(new Error(cause instanceof Error ? cause.message : String(cause)), { code }));
+  }
 
   /** Sets the one watcher of this writer's progress (see JournalWatcher); a later call replaces it. */
   /** Told how long each flush took: kind 0 a write of buffered records, 1 an fdatasync (api/metrics.ts). */
@@ -357,6 +400,7 @@ export class JournalWriter {
     this.#writing = true;
     this.#inFlight = len;
     const t0 = performance.now();
+    this.#tap?.batch(buf.subarray(0, len), tailSeq, lastSeq);
     try {
       this.#faultPoint();
       await writeAll(this.#fh, buf, len, this.#pos);

@@ -1,0 +1,206 @@
+/**
+ * Signed orders/s through the HTTP front with the replicated JetStream log beside the file journal, against
+ * the file journal alone, plus the follower's lag under that load (docs/scale-out.md keeps the figures).
+ *
+ * Usage: node --import tsx bench/api/replication.bench.ts [--seconds=N] [--rounds=N] [--connections=N]
+ *
+ * Each server is a `src/cli.ts start` process (inline runner, fsync batch, group commit); the JetStream rows
+ * run a leader and a `--follow` follower on one local nats-server (R1, file store, started here on a free
+ * loopback port). The load is this process: N keep-alive connections, one request in flight each, the
+ * stream alternating the placement of order j with the cancel of order j − 256 (each a journaled command),
+ * every request signed before the clock starts. Rate = 2xx answers in the measured window / its length.
+ * The three servers (file journal alone; JetStream leader; the leader with its follower) run side by side and
+ * their phases alternate for `--rounds` rounds; each row is the median of its phases, so a busy neighbour on
+ * a shared machine slows all rows alike.
+ * Lag: the follower's GET /sim/replication sampled every 100 ms (stream seqs behind, ms since the newest
+ * message it applied was stored). Catch-up: a fresh follower started after the load (no snapshot: the whole stream)
+ * until it reaches the leader's seq.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort, startNatsServer } from '../../test/replication/nats-server.js';
+import { openAll } from './http-conn.js';
+import { BENCH_KEYS, cancelRequest, placeRequest } from './protocol.js';
+import { config } from './sim-config.js';
+
+const args = process.argv.slice(2);
+const SECONDS = Number(args.find((a) => a.startsWith('--seconds='))?.slice(10) ?? 3);
+const ROUNDS = Number(args.find((a) => a.startsWith('--rounds='))?.slice(9) ?? 5);
+const CONNECTIONS = Number(args.find((a) => a.startsWith('--connections='))?.slice(14) ?? 32);
+const LAG = 256;
+const ROOT = new URL('../..', import.meta.url).pathname;
+
+async function get(port: number, path: string): Promise<Record<string, unknown> | undefined> {
+  try {
+    const r = await fetch(`http://127.0.0.1:${port}${path}`);
+    return (await r.json()) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+}
+
+async function until(what: string, ok: () => Promise<boolean>, ms = 30_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await ok())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function server(dir: string, name: string, cfg: object, follow = false): Promise<{ proc: ChildProcess; port: number }> {
+  const port = await freePort();
+  const file = join(dir, `${name}.json`);
+  await writeFile(file, JSON.stringify({ ...cfg, port }));
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'start', '--config', file, '--port', String(port), ...(follow ? ['--follow'] : [])],
+    { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  await until(`${name} to serve`, async () => (await get(port, '/sim/health'))?.status === 'ok');
+  return { proc, port };
+}
+
+/** Order ids already used per server port (each phase places new ones). */
+const used = new Map<number, number>();
+
+/** Closed-loop load for SECONDS after a 1 s warm-up; returns 2xx answers per second. */
+async function load(port: number, sample?: () => void): Promise<number> {
+  const ts = String(Math.floor(Date.now() / 1000));
+  const reqs: Buffer[] = [];
+  const total = 120_000;
+  const base = used.get(port) ?? 0;
+  used.set(port, base + total);
+  for (let k = 0; k < total; k++) {
+    const j = base + (k >> 1);
+    reqs.push(k % 2 === 0 || (k >> 1) < LAG ? placeRequest(BENCH_KEYS, k % 2 === 0 ? j : 50_000_000 + base + k, ts)
+      : cancelRequest(BENCH_KEYS, j - LAG, ts));
+  }
+  let next = 0;
+  let ok = 0;
+  let counting = false;
+  let stop = false;
+  const conns = await openAll(port, CONNECTIONS, (e) => { throw e; });
+  for (const c of conns) {
+    c.onAnswer = (status) => {
+      if (counting && status >= 200 && status < 300) ok++;
+      if (!stop && next < total) c.send(reqs[next++]!, 0, 0);
+    };
+    c.send(reqs[next++]!, 0, 0);
+  }
+  await new Promise((r) => setTimeout(r, 1000));
+  counting = true;
+  const t0 = performance.now();
+  const timer = sample === undefined ? undefined : setInterval(sample, 100);
+  await new Promise((r) => setTimeout(r, SECONDS * 1000));
+  counting = false;
+  const rate = ok / ((performance.now() - t0) / 1000);
+  stop = true;
+  if (timer !== undefined) clearInterval(timer);
+  await new Promise((r) => setTimeout(r, 300));
+  for (const c of conns) c.sock.destroy();
+  return rate;
+}
+
+const pct = (xs: number[], q: number): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length === 0 ? Number.NaN : s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)]!;
+};
+
+const dir = await mkdtemp(join(tmpdir(), 'ringmatch-repl-bench-'));
+const nats = await startNatsServer();
+const procs: ChildProcess[] = [];
+try {
+  const base = config('inline', join(dir, 'plain.journal'));
+  const plain = await server(dir, 'plain', { ...base, engine: { ...base.engine, fsync: 'batch' } });
+  procs.push(plain.proc);
+
+  const logged = (name: string): object => ({ ...base, engine: { runner: 'inline', journal: join(dir, `${name}.journal`), fsync: 'batch',
+    log: { type: 'jetstream', servers: [nats.url], stream: 'bench', lease_ms: 3000 } } });
+  const leader = await server(dir, 'leader', logged('leader'));
+  procs.push(leader.proc);
+  await until('the leader', async () => (await get(leader.port, '/sim/replication'))?.role === 'leader');
+  const plainRates: number[] = [];
+  const aloneRates: number[] = [];
+  const withFollowerRates: number[] = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    plainRates.push(await load(plain.port));
+    aloneRates.push(await load(leader.port));
+  }
+  const follower = await server(dir, 'follower', logged('follower'), true);
+  procs.push(follower.proc);
+  const lagMs: number[] = [];
+  const lagMsgs: number[] = [];
+  const sample = (): void => {
+    void get(follower.port, '/sim/replication').then((r) => {
+      const f = r?.follower as { lag_ms: number; applied_stream_seq: number } | undefined;
+      const last = (r?.stream as { last_seq: number } | undefined)?.last_seq;
+      if (f === undefined) return;
+      lagMs.push(f.lag_ms);
+      if (last !== undefined) lagMsgs.push(Math.max(0, last - f.applied_stream_seq));
+    });
+  };
+  const leaderSeq = async (): Promise<unknown> => (await get(leader.port, '/sim/state_hash'))?.seq;
+  const caughtUp = async (): Promise<boolean> => (await get(follower.port, '/sim/state_hash'))?.seq === await leaderSeq();
+  await until('the follower to catch up', caughtUp, 120_000);
+  for (let r = 0; r < ROUNDS; r++) {
+    plainRates.push(await load(plain.port));
+    withFollowerRates.push(await load(leader.port, sample));
+  }
+  const median = (xs: number[]): number => pct(xs, 0.5);
+  const plainRate = median(plainRates);
+  const leaderAlone = median(aloneRates);
+  const logRate = median(withFollowerRates);
+  plain.proc.kill('SIGTERM');
+  // Catch-up: a fresh follower reads the whole stream with no load running.
+  const endSeq = Number(await leaderSeq());
+  const t0 = performance.now();
+  const late = await server(dir, 'late', logged('late'), true);
+  procs.push(late.proc);
+  const startedMs = performance.now() - t0;
+  await until('the late follower to catch up', async () => (await get(late.port, '/sim/state_hash'))?.seq === endSeq, 300_000);
+  const catchUpMs = performance.now() - t0;
+  late.proc.kill('SIGTERM');
+  const l = await get(leader.port, '/sim/replication');
+  const publisher = l?.publisher as { acked_seq: number; batches: number };
+  // Failover: SIGKILL the leader; time until the follower leads and acknowledges a signed order.
+  const target = (await get(leader.port, '/sim/state_hash'))?.seq;
+  await until('the follower to catch up', async () => (await get(follower.port, '/sim/state_hash'))?.seq === target);
+  leader.proc.kill('SIGKILL');
+  const killedAt = performance.now();
+  const probe = placeRequest(BENCH_KEYS, 9_000_000, String(Math.floor(Date.now() / 1000)));
+  // One request on a fresh connection, 1 s at most (the follower closes its front while it is promoted).
+  const attempt = async (): Promise<number> => {
+    let conn: Awaited<ReturnType<typeof openAll>>[number] | undefined;
+    try {
+      [conn] = await openAll(follower.port, 1, () => undefined);
+      const c = conn!;
+      return await Promise.race([new Promise<number>((resolve) => { c.onAnswer = (st) => resolve(st); c.send(probe, 0, 0); }),
+        new Promise<number>((resolve) => setTimeout(() => resolve(-1), 1000))]);
+    } catch {
+      return -1;
+    } finally {
+      conn?.sock.destroy();
+    }
+  };
+  let failoverMs = Number.NaN;
+  for (let i = 0; i < 400 && Number.isNaN(failoverMs); i++) {
+    if ((await attempt()) === 201) failoverMs = performance.now() - killedAt;
+    else await new Promise((r) => setTimeout(r, 25));
+  }
+  console.log(JSON.stringify({
+    date: new Date().toISOString(), cpus: cpus().length, cpu: cpus()[0]?.model, node: process.version, seconds: SECONDS, rounds: ROUNDS,
+    connections: CONNECTIONS, load_average: loadavg().map((x) => Math.round(x * 10) / 10),
+    phases: { file_journal: plainRates.map(Math.round), jetstream: aloneRates.map(Math.round), jetstream_with_follower: withFollowerRates.map(Math.round) },
+    file_journal_orders_per_s: Math.round(plainRate), jetstream_log_orders_per_s: Math.round(leaderAlone),
+    jetstream_log_with_follower_orders_per_s: Math.round(logRate),
+    ratio: Math.round((leaderAlone / plainRate) * 1000) / 1000, ratio_with_follower: Math.round((logRate / plainRate) * 1000) / 1000, lease_ms: 3000, failover_ms: Math.round(failoverMs),
+    catch_up: { commands: endSeq, ms_to_serve: Math.round(startedMs), ms_to_end: Math.round(catchUpMs),
+      commands_per_s: Math.round(endSeq / (catchUpMs / 1000)) },
+    commands_per_batch: Math.round((publisher.acked_seq / publisher.batches) * 10) / 10,
+    follower_lag_ms: { p50: pct(lagMs, 0.5), p99: pct(lagMs, 0.99), max: pct(lagMs, 1), samples: lagMs.length },
+    follower_lag_stream_messages: { p50: pct(lagMsgs, 0.5), p99: pct(lagMsgs, 0.99), max: pct(lagMsgs, 1) },
+  }, null, 1));
+} finally {
+  for (const p of procs) if (p.exitCode === null) p.kill('SIGKILL');
+  await nats.stop();
+  await rm(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,135 @@
+// Real nats-server processes for the replication tests: JetStream on a free loopback port with a temporary
+// store. When the binary is missing it is installed with apt (as root, where apt can); otherwise the set-up
+// fails with the command to run. Never skipped.
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createConnection, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const INSTALL = 'apt-get update && apt-get install -y nats-server';
+
+/** The nats-server binary, installed with apt when missing and possible. */
+export function natsServerBinary(): string {
+  const find = (): string | undefined => {
+    for (const p of ['/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server']) if (existsSync(p)) return p;
+    try {
+      return execFileSync('sh', ['-c', 'command -v nats-server'], { encoding: 'utf8' }).trim() || undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const found = find();
+  if (found !== undefined) return found;
+  if (process.getuid?.() === 0) {
+    try {
+      execFileSync('sh', ['-c', `${INSTALL} >/dev/null 2>&1`], { timeout: 180_000 });
+    } catch {
+      // Reported below.
+    }
+    const now = find();
+    if (now !== undefined) return now;
+  }
+  throw new Error(`nats-server is not installed and could not be installed here: run \`sudo ${INSTALL}\` (Debian/Ubuntu), `
+    + 'or put a nats-server 2.9+ binary on PATH');
+}
+
+/** A free TCP port on 127.0.0.1 (free when asked; the caller binds it at once). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export interface NatsServer {
+  readonly url: string;
+  readonly port: number;
+  readonly dir: string;
+  readonly process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+function reachable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const c = createConnection({ host: '127.0.0.1', port }, () => { c.end(); resolve(true); });
+    c.on('error', () => resolve(false));
+  });
+}
+
+/** Starts `nats-server -js` on a free loopback port with a fresh store; resolves once it takes connections (≤ 10 s). */
+export async function startNatsServer(): Promise<NatsServer> {
+  const bin = natsServerBinary();
+  const dir = await mkdtemp(join(tmpdir(), 'ringmatch-nats-'));
+  const port = await freePort();
+  const child = spawn(bin, ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', dir], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => { stderr = (stderr + d.toString()).slice(-4000); });
+  const until = Date.now() + 10_000;
+  while (!(await reachable(port))) {
+    if (child.exitCode !== null || Date.now() > until) {
+      child.kill('SIGKILL');
+      throw new Error(`nats-server did not start on port ${port}: ${stderr}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return {
+    url: `nats://127.0.0.1:${port}`, port, dir, process: child,
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 3000))]);
+        if (child.exitCode === null) child.kill('SIGKILL');
+      }
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Starts a JetStream cluster of `n` nats-server processes on free loopback ports (client and route ports),
+ * each with its own store and server name (`rm-<i>`); resolves once every one takes connections (the caller
+ * waits for JetStream's meta leader by retrying its first request).
+ */
+export async function startNatsCluster(n: number): Promise<NatsServer[]> {
+  const bin = natsServerBinary();
+  const ports = await Promise.all(Array.from({ length: n }, () => freePort()));
+  const routePorts = await Promise.all(Array.from({ length: n }, () => freePort()));
+  const routes = routePorts.map((p) => `nats://127.0.0.1:${p}`).join(',');
+  const servers: NatsServer[] = [];
+  for (let i = 0; i < n; i++) {
+    const dir = await mkdtemp(join(tmpdir(), `ringmatch-nats-${i}-`));
+    const child = spawn(bin, ['-js', '-a', '127.0.0.1', '-p', String(ports[i]), '-sd', dir, '-n', `rm-${i}`, '--cluster_name', 'ringmatch',
+      '--cluster', `nats://127.0.0.1:${routePorts[i]}`, '--routes', routes], { stdio: ['ignore', 'ignore', 'ignore'] });
+    const port = ports[i]!;
+    servers.push({
+      url: `nats://127.0.0.1:${port}`, port, dir, process: child,
+      async stop() {
+        if (child.exitCode === null && child.signalCode === null) {
+          const exited = new Promise((r) => child.once('exit', r));
+          child.kill('SIGTERM');
+          await Promise.race([exited, new Promise((r) => setTimeout(r, 3000))]);
+          if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+        }
+        await rm(dir, { recursive: true, force: true });
+      },
+    });
+  }
+  const until = Date.now() + 15_000;
+  for (const s of servers) {
+    while (!(await reachable(s.port))) {
+      if (s.process.exitCode !== null || Date.now() > until) {
+        for (const x of servers) x.process.kill('SIGKILL');
+        throw new Error(`nats-server cluster member on port ${s.port} did not start`);
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  return servers;
+}
