@@ -53,6 +53,17 @@ describe('public delivery routes', () => {
   });
 });
 
+describe('private delivery routes by settle', () => {
+  it('Gate\'s default settle btc answers per account (USER_NOT_FOUND without one, state unchanged); an unknown settle INVALID_PARAM_VALUE', async () => {
+    const call = futuresCaller(sim);
+    // expectRejected also checks the state hash is unchanged. k1 (10001) holds a USDT delivery account only; ccxt asks /delivery/btc when told no settle.
+    await expectRejected(sim, () => call('GET', '/delivery/btc/positions'), 400, 'USER_NOT_FOUND');
+    await expectRejected(sim, () => call('GET', '/delivery/btc/accounts'), 400, 'USER_NOT_FOUND');
+    await expectRejected(sim, () => call('GET', '/delivery/eth/positions'), 400, 'INVALID_PARAM_VALUE');
+    await expectRejected(sim, () => call('POST', '/delivery/btc/orders', { body: { contract: WEEKLY, size: 1, price: '60000' } }), 400, 'USER_NOT_FOUND');
+  });
+});
+
 describe('clients on a delivery contract', () => {
   it('ccxt (default options) loads future markets, places orders, reads positions and the delivery balance', async () => {
     const gate = ccxtGate(port, 'k1', 's1');
