@@ -64,6 +64,10 @@ export interface PairScenario {
   readonly ec?: EcResult;
 }
 
+/** The ec-mirror stream: exchange-core's generator, seed SEED, native amend semantics, ringmatch only. */
+export const ecMirrorStream = (quick: boolean): EcResult =>
+  generateEc(market, { seed: SEED, commands: benchConfig(quick).ecCommands, targetOrders: 1000, users: 1000, semantics: 'native', stp: false });
+
 /** The names of the side-by-side scenarios, in run order. */
 export const PAIR_NAMES = ['nob-spam-limits', 'nob-spam-orders', 'nob-spam-cancel', 'nob-occasional-market',
   'nob-constant-market', 'ec-steady', 'ec-steady-stp'] as const;

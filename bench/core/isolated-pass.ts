@@ -10,8 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import { EC_MIRROR, type IsolatedResult } from './isolated.js';
-import { benchConfig, market, oursDriver, pairScenario, SEED } from './drivers.js';
-import { generateEc } from './ec-generator.js';
+import { ecMirrorStream, oursDriver, pairScenario } from './drivers.js';
 import { type EngineDriver, gcNow, timePass } from './measure.js';
 
 const [name, engine, warmupArg, passesArg] = process.argv.slice(2);
@@ -21,7 +20,7 @@ const passes = Number(passesArg);
 
 function driverOf(): { d: EngineDriver<unknown>; reps: number; opsPerRep: number } {
   if (name === EC_MIRROR) {
-    const g = generateEc(market, { seed: SEED, commands: benchConfig(quick).ecCommands, targetOrders: 1000, users: 1000, semantics: 'native', stp: false });
+    const g = ecMirrorStream(quick);
     return { d: oursDriver(g.stream, 'native'), reps: 1, opsPerRep: g.stream.length - g.stream.prefill };
   }
   const sc = pairScenario(name!, quick);

@@ -33,8 +33,8 @@
  * Output: a table (stdout), or with `--json` exactly one JSON array on stdout and everything else on stderr.
  * `--quick`: smaller counts and fewer passes (well under a minute). `--only=name,…` runs the named scenarios.
  */
-import { type EcResult, generateEc } from './ec-generator.js';
-import { PAIR_NAMES, SEED, benchConfig, market, oursDriver, pairScenario } from './drivers.js';
+import type { EcResult } from './ec-generator.js';
+import { PAIR_NAMES, SEED, benchConfig, ecMirrorStream, market, oursDriver, pairScenario } from './drivers.js';
 import { EC_MIRROR, type IsolatedOutcome, runIsolated } from './isolated.js';
 import { type PairResult, gcNow, hasGc, latencyPass, median, runSideBySide, timePass, timerOverheadNs } from './measure.js';
 import { oursRestingMemory, oursSteadyMemory, peerRestingMemory, restingStream } from './memory.js';
@@ -157,7 +157,7 @@ async function runPairs(): Promise<void> {
 async function runEcMirror(): Promise<EcResult | null> {
   if (!wanted('ec-mirror') && !wanted('memory-steady')) return null;
   log(`ec-mirror: generating ${CFG.ecCommands} commands (exchange-core rules, seed ${SEED}, native amend semantics)…`);
-  const g = generateEc(market, { seed: SEED, commands: CFG.ecCommands, targetOrders: 1000, users: 1000, semantics: 'native', stp: false });
+  const g = ecMirrorStream(QUICK);
   const extra = mixLine(g);
   if (!wanted('ec-mirror')) return g;
   const d = oursDriver(g.stream, 'native');
