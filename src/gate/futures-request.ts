@@ -40,6 +40,11 @@ export function isSettle(ex: Exchange, settle: string): boolean {
 /** The settle path segments Gate always serves (`/futures/usdt`, `/futures/btc`, and the same under /delivery). */
 export const DEFAULT_SETTLES: readonly string[] = ['usdt', 'btc'];
 
+/** True when route scope `settle` is one of Gate's default settles or one some contract of the scope settles in. */
+export function isKnownSettle(ex: Exchange, settle: string): boolean {
+  return DEFAULT_SETTLES.includes(settleOfScope(settle)) || isSettle(ex, settle);
+}
+
 /**
  * The ledger currency index of settle `settle`, or InvalidParam when no contract settles in it and it is not one
  * of Gate's default settles of a known currency. A default settle without contracts answers like Gate's: empty
@@ -47,7 +52,7 @@ export const DEFAULT_SETTLES: readonly string[] = ['usdt', 'btc'];
  */
 export function settleCurrency(ex: Exchange, settle: string): number {
   const plain = settleOfScope(settle);
-  if (!isSettle(ex, settle) && !DEFAULT_SETTLES.includes(plain)) return ResultCode.InvalidParam;
+  if (!isKnownSettle(ex, settle)) return ResultCode.InvalidParam;
   const cur = ex.currencyIndex(plain.toUpperCase());
   return cur < 0 ? ResultCode.InvalidParam : cur;
 }

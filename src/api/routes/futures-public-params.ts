@@ -10,7 +10,7 @@ import { ResultCode } from '../../core/result-code.js';
 import type { ApiRequest } from '../http/api-request.js';
 import type { Reply } from '../http/reply.js';
 import type { Router } from '../router.js';
-import { DEFAULT_SETTLES } from '../../gate/futures-request.js';
+import { DEFAULT_SETTLES, isKnownSettle } from '../../gate/futures-request.js';
 
 export const PUBLIC = { kind: 'public' } as const;
 
@@ -21,9 +21,7 @@ export { DEFAULT_SETTLES };
  * True when route scope `settle` (core/futures/contract.ts Contract.settle: `usdt`, or `delivery:usdt` under
  * /delivery) names a settle currency here: usdt, btc, or one a contract of the scope settles in.
  */
-export function isFuturesSettle(ex: Exchange, settle: string): boolean {
-  return DEFAULT_SETTLES.includes(settleOfScope(settle)) || ex.futures.contracts.some((c) => c.settle === settle);
-}
+export const isFuturesSettle = (ex: Exchange, settle: string): boolean => isKnownSettle(ex, settle);
 
 /**
  * The route scope of a request under `/api/v4/{futures|delivery}/{settle}…`: the settle segment in lower case,
