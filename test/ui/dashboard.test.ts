@@ -111,7 +111,7 @@ describe('the dashboard in chromium', () => {
     await until('the chains of USDT', () => form.locator('select[name=chain] option').count(), (n) => n > 1);
     await form.locator('input[name=amount]').fill('250.5');
     await form.locator('button[type=submit]').click();
-    await until('the deposit\'s answer', () => text('[data-testid=deposit-result]'), (t) => /^deposit d[0-9]+: 250\.5 USDT to 10003 on ETH, /.test(t));
+    await until('the deposit\'s answer', () => text('[data-testid=deposit-result]'), (t) => /^deposit d[0-9]+: 250\.5 USDT to 10003 on ETH, TRACK$/.test(t));
     // The demo's ETH chain needs 12 blocks of 2 s: not credited yet on the simulated clock.
     expect(await balance('USDT')).toBe('25000');
     const clock = page.locator('[data-testid=clock-form]');

@@ -167,8 +167,8 @@ export function MarketView({ m, ticker }: { m: MarketRef; ticker: Ticker | undef
       {error !== '' && <p class="error">{error}</p>}
       <div class="panel"><DepthChart book={book} /></div>
       <div class="columns">
-        <div class="panel"><h3>Order book</h3><BookTable book={book} unit={unit} /></div>
-        <div class="panel"><h3>Recent trades</h3><Trades trades={trades} unit={unit} /></div>
+        <div class="panel"><h3>Order book</h3><div class="scroll"><BookTable book={book} unit={unit} /></div></div>
+        <div class="panel"><h3>Recent trades</h3><div class="scroll"><Trades trades={trades} unit={unit} /></div></div>
       </div>
     </section>
   );
