@@ -77,6 +77,20 @@ describe('the dashboard in chromium', () => {
     expect(await page.locator('canvas.depth').count()).toBe(1);
   });
 
+  it('shows a perpetual\'s book from the futures socket, as REST shows it', async () => {
+    await page.locator('[data-testid="market-futures/usdt/BTC_USDT"]').click();
+    const rest = (await (await fetch(`${base}/api/v4/futures/usdt/order_book?contract=BTC_USDT&limit=20`)).json()) as { bids: { p: string; s: number }[]; asks: { p: string; s: number }[] };
+    expect(rest.bids.length).toBeGreaterThan(0);
+    const want = rest.bids.map((l) => [l.p, String(l.s)]);
+    await until('the perpetual\'s bids', async () => (await rowsOf('[data-testid=order-book] tbody.bids')).map((r) => [r[0], r[1]]),
+      (bids) => JSON.stringify(bids) === JSON.stringify(want));
+    expect((await rowsOf('[data-testid=order-book] tbody.asks')).reverse().map((r) => [r[0], r[1]])).toEqual(rest.asks.map((l) => [l.p, String(l.s)]));
+    expect(await text('[data-testid=ticker] h2')).toContain('perpetual');
+    await page.locator('[data-testid="market-spot/BTC_USDT"]').click();
+    await until('the spot book again', () => text('[data-testid=ticker] h2'), (t) => t.startsWith('BTC_USDT') && t.includes('spot'));
+    await until('the spot book\'s rows', () => page.locator('[data-testid=order-book] tbody.bids tr').count(), (n) => n > 0);
+  });
+
   it('shows a trade placed over REST in the trades, the ticker and the book, pushed over the WebSocket', async () => {
     const rest = (await (await fetch(`${base}/api/v4/spot/order_book?currency_pair=BTC_USDT&limit=1`)).json()) as { asks: string[][] };
     const [askPrice, askSize] = rest.asks[0]!;
