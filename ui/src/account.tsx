@@ -51,6 +51,7 @@ function useUserView(uid: number, activity: number, bump: number): { view: UserV
   const last = useRef(0);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const read = (): void => {
+    if (uid === 0) return;
     last.current = Date.now();
     sim<UserView>('GET', `/sim/users/${uid}`).then((v) => { setView(v); setError(''); }, (e: unknown) => setError(describeError(e)));
   };

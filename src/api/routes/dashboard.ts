@@ -10,7 +10,8 @@
  * - Content types by extension; `X-Content-Type-Options: nosniff`; the HTML page carries a Content-Security-Policy
  *   that allows only this origin's scripts, styles and connections (REST, control plane and WebSocket).
  * - Caching: names with a content hash (`app-XXXXXXXX.js`) are immutable for a year; others (index.html) are
- *   revalidated every time (`no-cache`). Every file has a strong ETag; If-None-Match answers 304.
+ *   revalidated every time (`no-cache`). Every file has a strong ETag (another for its gzip form); If-None-Match
+ *   answers 304.
  * - gzip when the client accepts it and it saves bytes (compressed once, at load).
  * - GET and HEAD; other methods fall through to the API's catch-all (404/405 there).
  * Costs: the directory is read on the first request (a few files, ~100 KB); a request is a Map lookup and a write.
@@ -36,7 +37,9 @@ interface Asset {
   readonly body: Buffer;
   readonly gzip: Buffer | undefined;
   readonly type: string;
+  /** Strong ETags of the file as it is and of its gzip form (two representations, two tags). */
   readonly etag: string;
+  readonly etagGzip: string;
   readonly cache: string;
   readonly html: boolean;
 }
@@ -71,10 +74,11 @@ function loadAssets(dir: string): Map<string, Asset> | undefined {
     if (type === undefined) continue;
     const body = readFileSync(path);
     const packed = type.startsWith('image/png') ? undefined : gzipSync(body, { level: 9 });
+    const tag = createHash('sha256').update(body).digest('base64url').slice(0, 22);
     out.set(name, {
       body, type, html: ext === 'html',
       gzip: packed !== undefined && packed.length < body.length ? packed : undefined,
-      etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`,
+      etag: `"${tag}"`, etagGzip: `"${tag}-gz"`,
       cache: HASHED.test(name) ? 'public, max-age=31536000, immutable' : 'no-cache',
     });
   }
@@ -120,9 +124,11 @@ export function registerDashboard(app: TemplatedApp, dir: string = defaultDashbo
     res.cork(() => {
       if (failure !== '') return text(res, '500 Internal Server Error', failure, head);
       if (a === undefined) return text(res, '404 Not Found', assets === undefined ? NOT_BUILT : 'Not found\n', head);
-      const notModified = ifNoneMatch !== '' && ifNoneMatch.split(',').some((t) => t.trim() === a.etag);
+      const zipped = gzip && a.gzip !== undefined;
+      const etag = zipped ? a.etagGzip : a.etag;
+      const notModified = ifNoneMatch !== '' && ifNoneMatch.split(',').some((t) => t.trim() === etag);
       res.writeStatus(notModified ? '304 Not Modified' : '200 OK');
-      res.writeHeader('ETag', a.etag).writeHeader('Cache-Control', a.cache).writeHeader('X-Content-Type-Options', 'nosniff');
+      res.writeHeader('ETag', etag).writeHeader('Cache-Control', a.cache).writeHeader('X-Content-Type-Options', 'nosniff');
       if (a.html) res.writeHeader('Content-Security-Policy', CSP).writeHeader('Referrer-Policy', 'no-referrer').writeHeader('X-Frame-Options', 'DENY');
       if (a.gzip !== undefined) res.writeHeader('Vary', 'Accept-Encoding');
       if (notModified) {
@@ -130,9 +136,8 @@ export function registerDashboard(app: TemplatedApp, dir: string = defaultDashbo
         return;
       }
       res.writeHeader('Content-Type', a.type);
-      const body = gzip && a.gzip !== undefined ? a.gzip : a.body;
-      if (body === a.gzip) res.writeHeader('Content-Encoding', 'gzip');
-      finish(res, body, head);
+      if (zipped) res.writeHeader('Content-Encoding', 'gzip');
+      finish(res, zipped ? a.gzip : a.body, head);
     });
   };
   const redirect = (res: HttpResponse): void => {
