@@ -21,7 +21,7 @@ export default tseslint.config(
     },
   },
   { files: ['**/*.js', '**/*.mjs'], ...tseslint.configs.disableTypeChecked },
-  { files: ['scripts/**/*.mjs'], languageOptions: { globals: { process: 'readonly', console: 'readonly' } } },
+  { files: ['scripts/**/*.mjs'], languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', fetch: 'readonly' } } },
   layer(['src/core/**'], ['node:*', '**/engine/**', '**/api/**', '**/protocol/**', '**/sim/**', '**/backtest/**', '**/cli*'],
     'core/ is pure: no I/O, no threads, no wire formats, no outer layer'),
   layer(['src/protocol/**'], ['**/engine/**', '**/api/**', '**/sim/**', '**/backtest/**'],

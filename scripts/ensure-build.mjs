@@ -1,37 +1,45 @@
 // Makes sure dist/ holds the JavaScript of src/, bench/, soak/ and test/support/, transpiling them with esbuild (file by file,
 // no bundling, ES2022 modules, source maps) when it does not, so `npm start`, `npm run replay` and the
-// benchmarks run plain JavaScript. Types are checked by `npm run typecheck`, not here: this takes about a second.
+// benchmarks run plain JavaScript, and the dashboard (ui/, bundled into dist/ui/ by scripts/build-ui.mjs), which
+// the server serves at /ui/. Types are checked by `npm run typecheck`, not here: this takes about a second.
 //
 // Why not tsx at run time: tsx transpiles with esbuild's keep-names option, so every closure a function creates
 // goes through a helper call and an Object.defineProperty; on the HTTP front that is about a third of the CPU
 // of a signed order request (README, HTTP front). Tests keep running from the TypeScript sources (vitest).
 //
 // dist/ is current when dist/.ringmatch-build holds the fingerprint of the sources: every .ts file's path,
-// size and modification time under those directories, plus tsconfig.json and package-lock.json. An edit,
+// size and modification time under those directories, every file's under ui/, plus tsconfig.json,
+// package-lock.json and the dashboard's build script. An edit,
 // a checkout or an added or removed file changes it. Run from the package root (after ensure-deps).
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /** test/support holds the children some soaks start (crash cycles, the crash child). */
 const ROOTS = ['src', 'bench', 'soak', 'test/support'];
 const FILES = ['tsconfig.json', 'package-lock.json'];
+/** The dashboard's sources (every file: components, styles, the page) and its build script. */
+const UI = 'ui';
+const UI_BUILD = fileURLToPath(new URL('./build-ui.mjs', import.meta.url));
 const STAMP = 'dist/.ringmatch-build';
 
-function walk(dir, out) {
+function walk(dir, out, all = false) {
   for (const e of readdirSync(dir, { withFileTypes: true })) {
     const p = path.join(dir, e.name);
-    if (e.isDirectory()) walk(p, out);
-    else if (p.endsWith('.ts')) out.push(p);
+    if (e.isDirectory()) walk(p, out, all);
+    else if (all || p.endsWith('.ts')) out.push(p);
   }
   return out;
 }
 
-// A root may be absent (a packed copy of the package has no test/).
+// A root may be absent (a packed copy of the package has no test/, nor ui/).
 const files = [...ROOTS.filter((r) => existsSync(r)).flatMap((r) => walk(r, [])).sort(), ...FILES];
+const withUi = existsSync(path.join(UI, 'src'));
+const uiFiles = withUi ? [...walk(UI, [], true).sort(), UI_BUILD] : [];
 const h = createHash('sha256');
-for (const f of files) {
+for (const f of [...files, ...uiFiles]) {
   const s = statSync(f);
   h.update(`${f}\0${s.size}\0${s.mtimeMs}\n`);
 }
@@ -72,5 +80,14 @@ try {
   process.stderr.write('ringmatch: transpiling to dist/ failed (see above)\n');
   process.exit(1);
 }
+if (withUi) {
+  try {
+    const { buildUi } = await import('./build-ui.mjs');
+    await buildUi('dist/ui');
+  } catch (e) {
+    process.stderr.write(`ringmatch: building the dashboard into dist/ui/ failed: ${e instanceof Error ? e.message : e}\n`);
+    process.exit(1);
+  }
+}
 writeFileSync(STAMP, `${fingerprint}\n`);
-process.stderr.write(`ringmatch: transpiled ${files.length - FILES.length} files to dist/ in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
+process.stderr.write(`ringmatch: transpiled ${files.length - FILES.length} files${withUi ? ' and built the dashboard' : ''} to dist/ in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);

@@ -59,6 +59,7 @@ function parsePort(v: string, what: string): number {
 function banner(config: SimulatorConfig, host: string, port: number): string {
   const lines = [`ringmatch simulator: http://${host}:${port}/api/v4  (control plane: http://${host}:${port}/sim)`];
   lines.push(`WebSocket v4: ws://${host}:${port}/ws/v4/`);
+  lines.push(`dashboard: http://${host}:${port}/ui/`);
   lines.push(`markets: ${config.currency_pairs.map((p) => p.id).join(', ')}`);
   const setting = config.engine?.runner;
   const auto = setting === undefined || setting === 'auto' ? ` (auto: ${os.availableParallelism()} cores)` : '';

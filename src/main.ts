@@ -48,6 +48,8 @@ export interface StartOptions {
   readonly websocket?: WsOptions | undefined;
   /** Structured logs at the edge (ops/log.ts, docs/operations.md); absent: the plain lines on stderr as before. */
   readonly logger?: Logger | undefined;
+  /** The dashboard's built files served at /ui/ (default the package's dist/ui; false: not served). */
+  readonly dashboard?: string | false | undefined;
   /**
    * A gateway built by a node of the replicated log (sim/follower-node.ts) instead of one opened from
    * `engine`; the node owns it (`close` leaves it open). A follower's (`follower`) runs no market maker,
@@ -169,7 +171,7 @@ export async function startSimulator(config: SimulatorConfig, options: StartOpti
     apiKeys: { limit: config.api_key_limit, delayMs: config.api_key_change_delay_ms },
     adminToken: options.adminToken ?? config.admin_token,
     refuseWrites: replica?.refuseWrites,
-    stpGroups: config.stp_groups, logger: log, extraRoutes: [spotMarketDataRoutes(feed), ...(options.extraRoutes ?? [])],
+    stpGroups: config.stp_groups, logger: log, dashboard: options.dashboard, extraRoutes: [spotMarketDataRoutes(feed), ...(options.extraRoutes ?? [])],
     sockets: [(app, deps) => {
       const ws: WsOptions = {
         authWindowS: config.auth_window_s,

@@ -1,6 +1,6 @@
 /**
- * The HTTP front: one uWebSockets.js app, Gate's REST API v4 under `/api/v4` and the control plane under
- * `/sim`, bound to one address. `server.ts` only composes: the route groups live in `routes/`.
+ * The HTTP front: one uWebSockets.js app, Gate's REST API v4 under `/api/v4`, the control plane under
+ * `/sim` and the dashboard's static files under `/ui/`, bound to one address. `server.ts` only composes: the route groups live in `routes/`.
  *
  * Per request (uWS lifetime rules): everything needed is copied from `req` at the top of the handler, an
  * `onAborted` is attached (Reply), the body is read, and then, in order: route match (NOT_FOUND /
@@ -28,6 +28,7 @@ import { type Route, Router } from './router.js';
 import { registerAccountRoutes } from './routes/account.js';
 import { registerSimRoutes } from './routes/sim.js';
 import { registerSimFuturesRoutes } from './routes/sim-futures.js';
+import { registerSimUserRoutes } from './routes/sim-users.js';
 import { registerSpotAccountRoutes } from './routes/spot-account.js';
 import { registerSpotBatchRoutes } from './routes/spot-batch.js';
 import { registerSpotOrderRoutes } from './routes/spot-orders.js';
@@ -63,6 +64,7 @@ import { registerOptionsPublicRoutes } from './routes/options-public.js';
 import { registerFuturesRoutes } from './routes/futures-routes.js';
 import { ServerMetrics } from './metrics.js';
 import { registerMetricsRoute } from './metrics-route.js';
+import { registerDashboard } from './routes/dashboard.js';
 import type { Logger } from '../ops/log.js';
 
 export interface ServerOptions {
@@ -103,6 +105,8 @@ export interface ServerOptions {
   readonly logger?: Logger | undefined;
   /** WebSocket endpoints (e.g. ws/ws-server.ts at /ws/v4/), registered on the app before the HTTP catch-all. */
   readonly sockets?: readonly ((app: TemplatedApp, deps: ApiDeps) => void)[] | undefined;
+  /** The dashboard's built files served at /ui/ (routes/dashboard.ts); default the package's dist/ui; false: not served. */
+  readonly dashboard?: string | false | undefined;
 }
 
 export interface Server {
@@ -239,6 +243,7 @@ export function createHttpHandler(options: ServerOptions): HttpHandler {
   registerFuturesRoutes(router, deps);
   registerSimRoutes(router, deps);
   registerSimFuturesRoutes(router, deps);
+  registerSimUserRoutes(router, deps);
   for (const extra of options.extraRoutes ?? []) extra(router, deps);
   const metrics = new ServerMetrics(options.gateway);
   deps.onClose.push(() => metrics.close());
@@ -376,6 +381,7 @@ export function createServer(options: ServerOptions): Server {
   const { router, deps, onRequest, metrics } = createHttpHandler(options);
   const app: TemplatedApp = App();
   for (const socket of options.sockets ?? []) socket(app, deps);
+  if (options.dashboard !== false) registerDashboard(app, options.dashboard);
   app.any('/*', onRequest);
   let listenSocket: us_listen_socket | undefined;
   let port = 0;

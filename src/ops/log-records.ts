@@ -9,6 +9,7 @@ import type { SimulatorConfig } from '../sim/config-file.js';
 export function listeningRecord(config: SimulatorConfig, host: string, port: number, runner: string, restart: RestartReport | undefined): Record<string, unknown> {
   return {
     event: 'listening', host, port, rest: `http://${host}:${port}/api/v4`, websocket: `ws://${host}:${port}/ws/v4/`,
+    dashboard: `http://${host}:${port}/ui/`,
     markets: config.currency_pairs.map((p) => p.id),
     contracts: (config.futures?.contracts ?? []).map((c) => `${c.name}:${c.settle}`),
     runner, clock: config.clock?.type ?? 'wall', rate_limits: config.rate_limits !== false,

@@ -71,6 +71,7 @@ describe('ringmatch start --log json', () => {
     const records = stderr.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(records.map((r) => r.event)).toEqual(['listening', 'closing', 'closed']);
     expect(listening).toMatchObject({ name: 'ringmatch', level: 30, host: '127.0.0.1', markets: ['BTC_USDT'], runner: expect.any(String) as unknown,
+      dashboard: `http://127.0.0.1:${port}/ui/`,
       keys: [{ uid: 1, key: 'key-alpha', perms: 'all' }, { uid: 2, key: 'key-beta', perms: 'spot:ro' }] });
     noSecrets(stdout + stderr);
   });

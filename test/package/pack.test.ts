@@ -1,9 +1,11 @@
 // The package as a bot author installs it: `npm pack` in a fresh copy of the checkout (its `prepare` builds the
-// JavaScript and the type declarations from nothing) gives a tarball; installed into a scratch project, its `ringmatch` bin answers --help on every
-// command and `ringmatch start` serves HTTP; `import … from 'ringmatch'` and 'ringmatch/testing' work from plain
-// JavaScript; README's embedded example and docs/testing.md's vitest and jest examples run as written; and a
-// TypeScript file using the package, and the vitest example (written by the test before), type-check against the
-// shipped declarations. Tests run in order and share the scratch project.
+// JavaScript, the dashboard and the type declarations from nothing) gives a tarball; installed into a scratch
+// project, its `ringmatch` bin answers --help on every command and `ringmatch start` serves HTTP and the dashboard
+// from the package's own files; `import … from 'ringmatch'` and 'ringmatch/testing' work from plain JavaScript;
+// README's embedded example and docs/testing.md's vitest and jest examples run as written, each with its own test
+// runner (jest with node --experimental-vm-modules, as jest's ESM support asks); and a TypeScript file using the
+// package, and the vitest example (written by the test before), type-check against the shipped declarations.
+// Tests run in order and share the scratch project.
 //
 // Offline install: npm cannot fetch the dependencies here, so the scratch project is laid out as npm would lay
 // it: the tarball's contents at node_modules/ringmatch, each of its declared `dependencies` linked from this
@@ -58,7 +60,7 @@ const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
  */
 function checkout(): string {
   const dir = join(root, 'checkout');
-  for (const d of ['src', 'bench', 'soak', 'scripts', 'docs', 'schemas']) cpSync(resolve(d), join(dir, d), { recursive: true });
+  for (const d of ['src', 'bench', 'soak', 'scripts', 'docs', 'schemas', 'ui']) cpSync(resolve(d), join(dir, d), { recursive: true });
   for (const f of ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'README.md']) cpSync(resolve(f), join(dir, f));
   symlinkSync(resolve('node_modules'), join(dir, 'node_modules'));
   return dir;
@@ -74,7 +76,7 @@ beforeAll(async () => {
   expect(untar.code, untar.stderr).toBe(0);
   const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; bin: Record<string, string> };
   // The package's dependencies, and the bot's own: its clients and Node's types.
-  for (const dep of [...Object.keys(manifest.dependencies), '@types/node', 'ccxt', 'gate-api', 'vitest']) {
+  for (const dep of [...Object.keys(manifest.dependencies), '@types/node', 'ccxt', 'gate-api', 'vitest', 'jest']) {
     const link = join(project, 'node_modules', dep);
     mkdirSync(dirname(link), { recursive: true });
     symlinkSync(resolve('node_modules', dep), link);
@@ -85,7 +87,7 @@ beforeAll(async () => {
 }, 180_000);
 
 describe('the packed package', () => {
-  it('ships the JavaScript, the declarations and the schema, not the sources or tests', () => {
+  it('ships the JavaScript, the declarations, the schema and the built dashboard, not the sources or tests', () => {
     const files = (dir: string): string[] => readdirSync(dir, { recursive: true, encoding: 'utf8' });
     const shipped = files(installed);
     expect(shipped).toContain('dist/src/index.js');
@@ -94,7 +96,12 @@ describe('the packed package', () => {
     expect(shipped).toContain('dist/src/cli.js');
     expect(shipped).toContain('dist/src/engine/shard/market-shard.worker.js');
     expect(shipped).toContain('schemas/config.schema.json');
-    expect(shipped.some((f) => f.startsWith('src/') || f.startsWith('test/') || f.endsWith('.ts') && !f.endsWith('.d.ts'))).toBe(false);
+    expect(shipped).toContain('dist/ui/index.html');
+    const ui = shipped.filter((f) => f.startsWith('dist/ui/')).map((f) => f.replace(/-[A-Z0-9]{8}\./, '-HASH.')).sort();
+    expect(ui).toEqual(['dist/ui/app-HASH.css', 'dist/ui/app-HASH.js', 'dist/ui/index.html']);
+    expect(shipped.some((f) => f.startsWith('src/') || f.startsWith('test/') || f.startsWith('ui/') || f.endsWith('.tsx')
+      || f.endsWith('.ts') && !f.endsWith('.d.ts'))).toBe(false);
+    expect((JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { private?: boolean }).private).toBeUndefined();
     expect(readFileSync(join(installed, 'dist/src/cli.js'), 'utf8').startsWith('#!/usr/bin/env node\n')).toBe(true);
   });
 
@@ -112,12 +119,23 @@ describe('the packed package', () => {
     expect(r.stdout).toContain(part);
   });
 
-  it('ringmatch start serves Gate\'s REST API on the port it prints', async () => {
+  it('ringmatch start serves Gate\'s REST API and the dashboard on the port it prints', async () => {
     const r = await run(join(project, 'node_modules/.bin/ringmatch'), ['start', '--port', '0'], project, /http:\/\/127\.0\.0\.1:([0-9]+)\/api\/v4/, 60_000);
     const port = Number(r.match![1]);
+    expect(r.stdout).toContain(`dashboard: http://127.0.0.1:${port}/ui/`);
     const pairs = await fetch(`http://127.0.0.1:${port}/api/v4/spot/currency_pairs`);
     expect(pairs.status).toBe(200);
     expect(((await pairs.json()) as { id: string }[]).map((p) => p.id)).toContain('BTC_USDT');
+    // The dashboard from the package's own dist/ui: the page, and the script it names.
+    const page = await fetch(`http://127.0.0.1:${port}/ui/`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toBe(readFileSync(join(installed, 'dist/ui/index.html'), 'utf8'));
+    const script = /src="(app-[A-Z0-9]{8}\.js)"/.exec(html)![1]!;
+    const js = await fetch(`http://127.0.0.1:${port}/ui/${script}`);
+    expect(js.status).toBe(200);
+    expect(js.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(await js.text()).toBe(readFileSync(join(installed, 'dist/ui', script), 'utf8'));
     const child = running.at(-1)!;
     const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
     child.kill('SIGTERM');
@@ -156,26 +174,20 @@ describe('the packed package', () => {
     expect(JSON.parse(r.stdout)).toEqual({ status: 'closed', avg: '60000', fee: '0.0004', book: [['60000', '0.2']] });
   });
 
-  it('runs docs/testing.md\'s jest example (jest\'s globals stood in for) against the installed fixture', async () => {
-    const example = blocks('docs/testing.md').find((b) => b.lang === 'js' && b.code.includes("from 'ringmatch/testing'"))!;
-    writeFileSync(join(project, 'jest-globals.mjs'), `
-      const tests = [];
-      globalThis.beforeAll = (f) => { globalThis.__before = f; };
-      globalThis.afterAll = (f) => { globalThis.__after = f; };
-      globalThis.test = (name, f) => { tests.push([name, f]); };
-      globalThis.__tests = tests;
-      globalThis.expect = (v) => ({
-        toBe(w) { if (v !== w) throw new Error('expected ' + JSON.stringify(v) + ' to be ' + JSON.stringify(w)); },
-        toBeGreaterThan(w) { if (!(v > w)) throw new Error('expected ' + v + ' > ' + w); },
-      });
-    `);
-    writeFileSync(join(project, 'jest-example.mjs'), `import './jest-globals.mjs';\n${example.code}
-      await globalThis.__before();
-      try { for (const [name, f] of globalThis.__tests) { await f(); console.log('passed: ' + name); } } finally { await globalThis.__after(); }
-    `);
-    const r = await run(process.execPath, ['jest-example.mjs'], project);
-    expect(r.stderr).toBe('');
-    expect(r.stdout.trim().split('\n')).toEqual(['passed: gate-api reads the bot\'s balance', 'passed: ccxt.pro watches the book']);
+  it('runs docs/testing.md\'s jest example with jest against the installed fixture, as written', async () => {
+    const md = blocks('docs/testing.md');
+    const example = md.find((b) => b.lang === 'js' && b.code.includes("from 'ringmatch/testing'"))!;
+    const config = md.find((b) => b.lang === 'js' && b.code.startsWith('// jest.config.js'))!;
+    const dir = join(project, 'jest-bot');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'jest.config.js'), config.code);
+    writeFileSync(join(dir, 'bot.test.js'), example.code);
+    const r = await run(process.execPath, ['--experimental-vm-modules', join(project, 'node_modules/jest/bin/jest.js'), '--verbose', '--ci'], dir);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    // jest reports on stderr.
+    expect(r.stderr).toMatch(/✓ gate-api reads the bot's balance/);
+    expect(r.stderr).toMatch(/✓ ccxt\.pro watches the book/);
+    expect(r.stderr).toMatch(/Tests: +2 passed, 2 total/);
   });
 
   it('runs docs/testing.md\'s vitest example with vitest against the installed fixture', async () => {

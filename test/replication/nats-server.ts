@@ -1,38 +1,17 @@
 // Real nats-server processes for the replication tests: JetStream on a free loopback port with a temporary
 // store. When the binary is missing it is installed with apt (as root, where apt can); otherwise the set-up
 // fails with the command to run. Never skipped.
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-
-const INSTALL = 'apt-get update && apt-get install -y nats-server';
+import { debianProgram } from '../support/debian-package.js';
 
 /** The nats-server binary, installed with apt when missing and possible. */
 export function natsServerBinary(): string {
-  const find = (): string | undefined => {
-    for (const p of ['/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server']) if (existsSync(p)) return p;
-    try {
-      return execFileSync('sh', ['-c', 'command -v nats-server'], { encoding: 'utf8' }).trim() || undefined;
-    } catch {
-      return undefined;
-    }
-  };
-  const found = find();
-  if (found !== undefined) return found;
-  if (process.getuid?.() === 0) {
-    try {
-      execFileSync('sh', ['-c', `${INSTALL} >/dev/null 2>&1`], { timeout: 180_000 });
-    } catch {
-      // Reported below.
-    }
-    const now = find();
-    if (now !== undefined) return now;
-  }
-  throw new Error(`nats-server is not installed and could not be installed here: run \`sudo ${INSTALL}\` (Debian/Ubuntu), `
-    + 'or put a nats-server 2.9+ binary on PATH');
+  return debianProgram({ names: ['nats-server'], paths: ['/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server'],
+    pkg: 'nats-server', otherwise: 'a nats-server 2.9+ binary' });
 }
 
 /** A free TCP port on 127.0.0.1 (free when asked; the caller binds it at once). */

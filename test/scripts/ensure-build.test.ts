@@ -1,7 +1,8 @@
-// scripts/ensure-build.mjs: dist/ holds the JavaScript of the sources, rebuilt only when a source changes, with
-// no file left from a source that is gone; a syntax error fails the build. And the product runs from it: the
-// simulator started as `npm start` does (`node dist/src/cli.js start`, the demo on the threaded runner with its
-// shard worker) answers spot and futures routes.
+// scripts/ensure-build.mjs: dist/ holds the JavaScript of the sources and the built dashboard (dist/ui/), rebuilt
+// only when a source changes (a file under ui/ included), with no file left from a source that is gone; a syntax
+// error fails the build. And the product runs from it: the simulator started as `npm start` does (`node
+// dist/src/cli.js start`, the demo on the threaded runner with its shard worker) answers spot and futures routes
+// and serves the dashboard at /ui/.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -25,7 +26,7 @@ const ensure = (dir: string): { status: number | null; stderr: string } => {
 
 function scratch(name: string): string {
   const dir = join(root, name);
-  for (const d of ['src', 'bench', 'soak', 'test/support']) cpSync(resolve(d), join(dir, d), { recursive: true });
+  for (const d of ['src', 'bench', 'soak', 'test/support', 'ui']) cpSync(resolve(d), join(dir, d), { recursive: true });
   for (const f of ['tsconfig.json', 'package-lock.json', 'package.json']) cpSync(resolve(f), join(dir, f));
   symlinkSync(resolve('node_modules'), join(dir, 'node_modules'));
   return dir;
@@ -47,12 +48,17 @@ describe('scripts/ensure-build.mjs', () => {
     expect(existsSync(join(dir, 'dist/src/cli.js'))).toBe(true);
     expect(existsSync(join(dir, 'dist/src/engine/shard/market-shard.worker.js'))).toBe(true);
     expect(existsSync(join(dir, 'dist/bench/api/sim-server.js'))).toBe(true);
+    expect(first.stderr).toContain('built the dashboard');
+    expect(readFileSync(join(dir, 'dist/ui/index.html'), 'utf8')).toMatch(/src="app-[A-Z0-9]{8}\.js"/);
     const again = ensure(dir);
     expect(again).toEqual({ status: 0, stderr: '' });
-    // An edit (new modification time) rebuilds.
+    // An edit (new modification time) rebuilds, of a TypeScript source or of any file of the dashboard.
     const later = new Date(Date.now() + 60_000);
     utimesSync(join(dir, 'src/cli-usage.ts'), later, later);
     expect(ensure(dir).stderr).toContain('transpiled');
+    utimesSync(join(dir, 'ui/src/styles.css'), later, later);
+    expect(ensure(dir).stderr).toContain('built the dashboard');
+    expect(ensure(dir)).toEqual({ status: 0, stderr: '' });
   });
 
   it('drops the output of a removed source and fails on a syntax error', () => {
@@ -67,6 +73,14 @@ describe('scripts/ensure-build.mjs', () => {
     expect(bad.status).toBe(1);
     expect(bad.stderr).toContain('failed');
     rmSync(join(dir, 'src/broken.ts'));
+    expect(ensure(dir).status).toBe(0);
+    writeFileSync(join(dir, 'ui/src/broken.tsx'), 'export const x = <div>;\n');
+    writeFileSync(join(dir, 'ui/src/main.tsx'), `import './broken';\n${readFileSync(join(dir, 'ui/src/main.tsx'), 'utf8')}`);
+    const badUi = ensure(dir);
+    expect(badUi.status).toBe(1);
+    expect(badUi.stderr).toContain('building the dashboard');
+    cpSync(resolve('ui/src/main.tsx'), join(dir, 'ui/src/main.tsx'));
+    rmSync(join(dir, 'ui/src/broken.tsx'));
     expect(ensure(dir).status).toBe(0);
   });
 
@@ -86,6 +100,9 @@ describe('scripts/ensure-build.mjs', () => {
     expect(pairs.map((p) => p.id)).toContain('BTC_USDT');
     const book = await (await fetch(`http://127.0.0.1:${port}/api/v4/futures/usdt/order_book?contract=BTC_USDT`)).json() as { bids: unknown[] };
     expect(book.bids.length).toBeGreaterThan(0);
+    const page = await fetch(`http://127.0.0.1:${port}/ui/`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toBe(readFileSync(join(dir, 'dist/ui/index.html'), 'utf8'));
     child.kill('SIGTERM');
     await new Promise((r) => child!.once('close', r));
     child = undefined;

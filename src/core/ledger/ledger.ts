@@ -116,6 +116,11 @@ export class Ledger {
     return ResultCode.Ok;
   }
 
+  /** Every user but the platform as [uid, main uid (0 for a main account)], in registration order. @allocates */
+  users(): [number, number][] {
+    return this.#p.store.users().filter(([uid]) => uid !== PLATFORM_UID);
+  }
+
   /** The main uid of `uid` (0 for a main account), or -1 for an unknown user. */
   mainOf(uid: number): number {
     return this.#p.store.mainOf(uid);
