@@ -20,6 +20,7 @@ import { authenticate } from './auth/authenticate.js';
 import type { KeyStore } from './auth/key-store.js';
 import { type ApiDeps, makeDeps } from './deps.js';
 import { type ApiRequest, isJsonContentType, type RequestHeaders } from './http/api-request.js';
+import { HttpApiRequest } from './http/http-api-request.js';
 import { Reply } from './http/reply.js';
 import { wallMicros } from './http/wall-time.js';
 import { FillRatio } from './fill-ratio.js';
@@ -144,8 +145,6 @@ function readHeaders(req: HttpRequest): RequestHeaders {
     sizeDecimal: req.getHeader('x-gate-size-decimal') || req.getHeader('x-svc-size-decimal'),
   };
 }
-
-const normalizeIp = (ip: string): string => (ip.startsWith('::ffff:') ? ip.slice(7) : ip);
 
 /** Classes counted per UID in total (every route of the class shares one window), not per endpoint (seed 8.1). */
 const PER_UID: ReadonlySet<LimitClass> = new Set<LimitClass>(['spot-cancel', 'futures-place', 'futures-cancel', 'delivery-place',
@@ -294,17 +293,8 @@ export function createHttpHandler(options: ServerOptions): HttpHandler {
     const path = hreq.getUrl();
     const rawQuery = hreq.getQuery() ?? '';
     const headers = readHeaders(hreq);
-    // The caller's address costs a native call and two copies: read on first use (whitelists, public rate
-    // limits, the control plane's loopback check), always before the reply, while `res` is valid.
-    let ip: string | undefined;
-    const ipOf = (): string => (ip ??= trustProxy && headers.forwardedFor !== '' ? headers.forwardedFor.split(',')[0]!.trim()
-      : normalizeIp(Buffer.from(res.getRemoteAddressAsText()).toString()));
     const reply = new Reply(res, inUs, headers.clientRequestId, output, stats);
-    let query: URLSearchParams | undefined;
-    const req: ApiRequest = {
-      method, path, rawQuery, get query() { return (query ??= new URLSearchParams(rawQuery)); }, params: [], headers,
-      get ip() { return ipOf(); }, inUs, body: '', json: undefined, key: undefined, uid: 0,
-    };
+    const req = new HttpApiRequest(method, path, rawQuery, headers, inUs, res, trustProxy);
     const m = router.match(method, path);
     const declared = headers.contentLength === '' ? 0 : Number(headers.contentLength);
     const hasBody = headers.transferEncoding !== '' || declared > 0 || (BODY_METHODS.has(method) && headers.contentLength === '');

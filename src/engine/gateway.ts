@@ -159,12 +159,26 @@ export abstract class GatewayCore {
   /** Runner hook: answer what is queued, stop the engine. */
   protected abstract onStopped(stop: GatewayStop): void;
 
-  /** Runs the observers and `done` for a completed command, each isolated (see the module header). */
+  /**
+   * Runs the observers and `done` for a completed command, each isolated (see the module header). On the
+   * path of every command: calls each callback in a try of its own, no closure per callback (allocates nothing).
+   */
   protected complete(code: ResultCode, c: Command, events: BookEvents, done: CommandDone): void {
     // A command that completed after the journal failed, and never became durable, is not acknowledged.
     const final = c.seq > this.#durableAtFailure && code !== ResultCode.JournalFailed ? ResultCode.JournalFailed : code;
-    for (const l of this.listeners) guarded(() => l(final, c, events), 'an observer');
-    guarded(() => done(final, c, events), 'a command callback');
+    const listeners = this.listeners;
+    for (let i = 0; i < listeners.length; i++) {
+      try {
+        listeners[i]!(final, c, events);
+      } catch (e) {
+        reportThrown(e, 'an observer');
+      }
+    }
+    try {
+      done(final, c, events);
+    } catch (e) {
+      reportThrown(e, 'a command callback');
+    }
   }
 
   /** Closes the journal (after the engine); a failed journal closes without a flush error. */
@@ -182,8 +196,13 @@ export function guarded(f: () => void, what: string): void {
   try {
     f();
   } catch (e) {
-    console.error(`ringmatch: ${what} threw (the engine goes on):`, e);
+    reportThrown(e, what);
   }
+}
+
+/** Logs an exception a front's callback threw (`what` names the callback); the engine goes on. */
+function reportThrown(e: unknown, what: string): void {
+  console.error(`ringmatch: ${what} threw (the engine goes on):`, e);
 }
 
 export interface InlineGatewayOptions {
@@ -213,36 +232,51 @@ export class InlineGateway extends GatewayCore implements ExchangeGateway {
     return this.engine.exchange;
   }
 
+  /** One command: applied now, or queued behind the command whose callbacks run. Allocates nothing when applied now. */
   submit(cmd: Command, done: CommandDone): void {
-    this.#run([[cmd, done]]);
-  }
-
-  submitGroup(group: readonly GroupEntry[]): void {
-    this.#run(group);
-  }
-
-  /** Applies `entries` (one command, or a group) now, or queues them behind the command whose callbacks run. */
-  #run(entries: readonly GroupEntry[]): void {
     const stop = this.stopped;
-    if (stop !== undefined) {
-      for (const [cmd, done] of entries) done(stop.code, cmd, this.#none);
-      return;
-    }
-    const last = entries.length - 1;
+    if (stop !== undefined) return done(stop.code, cmd, this.#none);
     if (this.#running) {
-      entries.forEach(([cmd, done], i) => this.#queued.push([new Command().copyFrom(cmd), done, i < last]));
+      this.#queued.push([new Command().copyFrom(cmd), done, false]);
       return;
     }
     this.#running = true;
     try {
-      entries.forEach(([cmd, done], i) => this.#apply(cmd, done, i < last));
-      for (let q = this.#queued.shift(); q !== undefined; q = this.#queued.shift()) {
-        if (this.stopped !== undefined) this.complete(this.stopped.code, q[0], this.#none, q[1]);
-        else this.#apply(q[0], q[1], q[2]);
-      }
+      this.#apply(cmd, done, false);
+      this.#drain();
     } finally {
       this.#running = false;
       this.#queued.length = 0;
+    }
+  }
+
+  /** Applies `group` (one journal group) now, or queues it behind the command whose callbacks run. */
+  submitGroup(group: readonly GroupEntry[]): void {
+    const stop = this.stopped;
+    if (stop !== undefined) {
+      for (const [cmd, done] of group) done(stop.code, cmd, this.#none);
+      return;
+    }
+    const last = group.length - 1;
+    if (this.#running) {
+      group.forEach(([cmd, done], i) => this.#queued.push([new Command().copyFrom(cmd), done, i < last]));
+      return;
+    }
+    this.#running = true;
+    try {
+      group.forEach(([cmd, done], i) => this.#apply(cmd, done, i < last));
+      this.#drain();
+    } finally {
+      this.#running = false;
+      this.#queued.length = 0;
+    }
+  }
+
+  /** Applies what callbacks submitted meanwhile, in order (queued groups keep their group flags). */
+  #drain(): void {
+    for (let q = this.#queued.shift(); q !== undefined; q = this.#queued.shift()) {
+      if (this.stopped !== undefined) this.complete(this.stopped.code, q[0], this.#none, q[1]);
+      else this.#apply(q[0], q[1], q[2]);
     }
   }
 

@@ -233,18 +233,35 @@ export class FuturesPrivatePushes {
     this.#publish(topics, 'futures.positions', list, timeUs);
   }
 
-  /** futures.liquidates, futures.auto_deleverages and futures.position_closes: the rows this command appended. */
+  /**
+   * futures.liquidates, futures.auto_deleverages and futures.position_closes: the rows this command appended.
+   * Nothing is allocated when no history grew (every command passes here).
+   */
   #histories(timeUs: number): void {
     const S = this.#ex.futures;
-    const rows = (channel: string, uid: number, market: number, row: Record<string, unknown>, t: number): void => {
-      const c = S.contracts[S.contractOf(market)];
-      if (c === undefined) return;
-      const topics = this.#topics(channel, c.settle, c.name, uid);
-      this.#publish(topics, channel, [{ ...row, time_ms: ms(t), user: String(uid) }], timeUs);
-    };
-    for (const r of this.#liquidations.fresh(S.liquidations, timeUs)) rows('futures.liquidates', r.uid, r.market, renderLiquidation(this.#ex, r, 'int'), r.t);
-    for (const r of this.#adl.fresh(S.adl, timeUs)) rows('futures.auto_deleverages', r.uid, r.market, renderAdl(this.#ex, r, 'int'), r.t);
-    for (const r of this.#closes.fresh(S.closes, timeUs)) rows('futures.position_closes', r.uid, r.market, renderPositionClose(this.#ex, r, 'int'), r.t);
+    const liq = this.#liquidations.fresh(S.liquidations, timeUs);
+    for (let i = 0; i < liq.length; i++) {
+      const r = liq[i]!;
+      this.#historyRow('futures.liquidates', r.uid, r.market, renderLiquidation(this.#ex, r, 'int'), r.t, timeUs);
+    }
+    const adl = this.#adl.fresh(S.adl, timeUs);
+    for (let i = 0; i < adl.length; i++) {
+      const r = adl[i]!;
+      this.#historyRow('futures.auto_deleverages', r.uid, r.market, renderAdl(this.#ex, r, 'int'), r.t, timeUs);
+    }
+    const closes = this.#closes.fresh(S.closes, timeUs);
+    for (let i = 0; i < closes.length; i++) {
+      const r = closes[i]!;
+      this.#historyRow('futures.position_closes', r.uid, r.market, renderPositionClose(this.#ex, r, 'int'), r.t, timeUs);
+    }
+  }
+
+  #historyRow(channel: string, uid: number, market: number, row: Record<string, unknown>, t: number, timeUs: number): void {
+    const S = this.#ex.futures;
+    const c = S.contracts[S.contractOf(market)];
+    if (c === undefined) return;
+    const topics = this.#topics(channel, c.settle, c.name, uid);
+    this.#publish(topics, channel, [{ ...row, time_ms: ms(t), user: String(uid) }], timeUs);
   }
 
   #balances(timeUs: number): void {

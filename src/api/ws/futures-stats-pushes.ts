@@ -119,7 +119,10 @@ export class FuturesStatsPushes {
 
   #liquidates(nowUs: number): void {
     const S = this.#ex.futures;
-    for (const r of this.#liquidations.fresh(S.liquidations, nowUs)) {
+    const fresh = this.#liquidations.fresh(S.liquidations, nowUs);
+    // Indexed: every command passes here, and an iterator over the (usually empty) list would allocate.
+    for (let i = 0; i < fresh.length; i++) {
+      const r = fresh[i]!;
       const c = S.contracts[S.contractOf(r.market)];
       if (c === undefined) continue;
       const topics = [topicOf('futures.public_liquidates', c.name), topicOf('futures.public_liquidates', allLiquidatesKey(c.settle))]

@@ -41,8 +41,8 @@ export function registerFuturesWebSocket(app: TemplatedApp, deps: ApiDeps, optio
     if (ok && fill.enabled && cls !== 'futures') fill.countRequest(uid);
     return ok;
   };
-  const pushes = new FuturesPushes(gateway, feed, { publish: host.publish, subscribers: host.subscribers }).attach(gateway);
-  const out = { publish: host.publish, subscribers: host.subscribers };
+  const pushes = new FuturesPushes(gateway, feed, { publish: host.publish, subscribers: host.subscribers, active: host.active }).attach(gateway);
+  const out = { publish: host.publish, subscribers: host.subscribers, active: host.active };
   const privates = new FuturesPrivatePushes(gateway, out).attach(gateway);
   const stats = new FuturesStatsPushes(gateway, feed, out, options.contractStatsMs).attach(gateway);
   const account = new FuturesAccountPushes(gateway, out).attach(gateway);

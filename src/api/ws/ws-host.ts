@@ -91,6 +91,8 @@ export interface WsHost {
   /** Publishes a push to a topic through the output gate. */
   readonly publish: (topic: string, message: string) => void;
   readonly subscribers: (topic: string) => number;
+  /** Whether any topic of a channel has a subscriber (Publisher.active). */
+  readonly active: (channel: string) => boolean;
   /** Registers a protocol's paths on the app. */
   readonly serve: <T>(protocol: WsProtocol<T>) => void;
   /** Open connections, every path together (GET /metrics). */
@@ -111,6 +113,19 @@ export function createWsHost(app: TemplatedApp, deps: ApiDeps, options: WsOption
     else gate.hold(() => { app.publish(topic, message, false); });
   };
   const sockets = new Set<WebSocket<Conn>>();
+  // Subscriptions counted here, per topic and per channel, as uWebSockets.js holds them (every subscribe and
+  // unsubscribe goes through `subscription` below, and a closed socket leaves all of its topics): answering
+  // `subscribers` from a Map spares a native call and a string copy per lookup, and `active` lets a pusher skip
+  // a whole channel before it builds a topic. Updated only when subscriptions change.
+  const topicSubs = new Map<string, number>();
+  const channelSubs = new Map<string, number>();
+  const count = (topic: string, delta: number): void => {
+    const n = (topicSubs.get(topic) ?? 0) + delta;
+    if (n === 0) topicSubs.delete(topic); else topicSubs.set(topic, n);
+    const channel = topic.slice(0, topic.indexOf('|'));
+    const m = (channelSubs.get(channel) ?? 0) + delta;
+    if (m === 0) channelSubs.delete(channel); else channelSubs.set(channel, m);
+  };
   const sweep = setInterval(() => {
     for (const ws of sockets) if (ws.getBufferedAmount() > maxBackpressure) cutOff(ws, ws.getUserData());
   }, 50);
@@ -162,7 +177,7 @@ export function createWsHost(app: TemplatedApp, deps: ApiDeps, options: WsOption
       if (req.event === 'unsubscribe') {
         for (const t of topics) {
           ws.unsubscribe(t);
-          c.topics.delete(t);
+          if (c.topics.delete(t)) count(t, -1);
         }
         return send(ws, c, ackFrame(c, req, nowUs()));
       }
@@ -176,7 +191,10 @@ export function createWsHost(app: TemplatedApp, deps: ApiDeps, options: WsOption
       // until its first push (ccxt.pro does).
       topics.forEach((topic, i) => {
         ws.subscribe(topic);
-        c.topics.add(topic);
+        if (!c.topics.has(topic)) {
+          c.topics.add(topic);
+          count(topic, 1);
+        }
         const t = targets[i];
         if (t === undefined) return;
         const first = p.firstFrame(channel, topic, t, nowUs());
@@ -239,11 +257,15 @@ export function createWsHost(app: TemplatedApp, deps: ApiDeps, options: WsOption
         sockets.delete(ws);
         const c = ws.getUserData();
         c.open = false;
+        for (const t of c.topics) count(t, -1);
         c.topics.clear();
       },
     };
     for (const path of p.paths) app.ws<Conn>(path, behavior);
   }
 
-  return { nowUs, publish, subscribers: (topic) => app.numSubscribers(topic), serve, connections: () => sockets.size };
+  return {
+    nowUs, publish, subscribers: (topic) => topicSubs.get(topic) ?? 0, active: (channel) => channelSubs.has(channel), serve,
+    connections: () => sockets.size,
+  };
 }

@@ -22,6 +22,10 @@ class Recorder implements Publisher {
   subscribers(topic: string): number {
     return this.subscribed.has(topic) ? 1 : 0;
   }
+  active(channel: string): boolean {
+    for (const t of this.subscribed) if (t.startsWith(`${channel}|`)) return true;
+    return false;
+  }
   results(topic: string): Record<string, unknown>[] {
     return this.sent.filter((s) => s.topic === topic).map((s) => s.frame.result as Record<string, unknown>);
   }
