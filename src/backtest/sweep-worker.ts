@@ -116,6 +116,7 @@ export async function runSweepWorker(opts: SweepWorkerOptions, io: WorkerIo): Pr
     const running = new Map<JsMsg, Promise<void>>();
     const aborted = new Promise<void>((resolve) => { if (signal.aborted) resolve(); else signal.addEventListener('abort', () => resolve(), { once: true }); });
     let lastActivity = performance.now();
+    let failing = false;
     while (!signal.aborted) {
       if (running.size >= opts.concurrency) {
         await Promise.race([...running.values(), aborted]);
@@ -124,9 +125,13 @@ export async function runSweepWorker(opts: SweepWorkerOptions, io: WorkerIo): Pr
       let msg: JsMsg | null;
       try {
         msg = await consumer.next({ expires: 1000 });
+        if (failing) io.log('pulling again');
+        failing = false;
       } catch (e) {
         if (signal.aborted) break;
-        io.log(`pull failed (${(e as Error).message}); retrying in 1 s`);
+        // The server is away (the client reconnects by itself): one line per outage, not one per retry.
+        if (!failing) io.log(`pull failed (${(e as Error).message}); retrying every second`);
+        failing = true;
         await sleep(1000);
         continue;
       }
@@ -204,7 +209,9 @@ function runner(pool: Piscina<SweepTask, TaskOutcome>, objm: Objm, worker: strin
       }
     } catch (e) {
       if (io.signal.aborted) return;
-      if (await bucket.status().then(() => false, () => true)) {
+      // Gone: the driver removed the bucket. Any other failure (a lost connection) gives the task back; if even
+      // the nak is lost, the ack wait hands it out again.
+      if (await bucket.status().then(() => false, (err: unknown) => /not found/i.test((err as Error).message))) {
         io.log(`${label}: dropped, its sweep ended meanwhile`);
         msg.term('sweep gone');
         return;
