@@ -4,8 +4,8 @@
  * `node --import tsx src/cli.ts start [--config FILE.json] [--host H] [--port P]`
  * (`npm start` runs it), `start --replay …` (a replayed market served), `replay …` (`npm run replay`, flags in
  * src/backtest/replay-args.ts) and `sweep-worker …` (`npm run sweep-worker`: runs the tasks of `replay --sweep …
- * --queue …` from a JetStream work queue; src/backtest/sweep-worker.ts). HOST and PORT in the environment apply to both servers when the flags are absent;
- * SIM_ADMIN_TOKEN to `start`.
+ * --queue …` from a JetStream work queue; src/backtest/sweep-worker.ts). HOST and PORT in the environment apply
+ * to both servers when the flags are absent; SIM_ADMIN_TOKEN to `start`.
  * Prints the address, markets and API keys; SIGINT/SIGTERM close the server and exit.
  * `--help` (or `-h`) with any command prints its usage and exits 0. The user's mistakes (bad flags, config,
  * files, a port in use) print one line `ringmatch: …` and exit 1; only a fault of ours prints a stack.

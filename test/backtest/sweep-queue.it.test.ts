@@ -14,7 +14,7 @@ import { parseReplayArgs, replayArgv } from '../../src/backtest/replay-args.js';
 import { configOf } from '../../src/backtest/replay-command.js';
 import { deterministicJson } from '../../src/backtest/report.js';
 import { runSweep, sweepText, type SweepResult } from '../../src/backtest/sweep.js';
-import { connectQueue, QUEUE_STREAM, resultsBucket } from '../../src/backtest/sweep-queue.js';
+import { connectQueue, QUEUE_STREAM, resultsBucket, taskSubject } from '../../src/backtest/sweep-queue.js';
 import { parseSweepWorkerArgs } from '../../src/backtest/sweep-worker.js';
 import { freePort, type NatsServer, startNatsServer } from '../replication/nats-server.js';
 
@@ -82,15 +82,24 @@ function expectSameAsLocal(r: SweepResult): void {
   expect(r.runs.reduce((a, x) => a + x.report.events, 0)).toBe(local.runs.reduce((a, x) => a + x.report.events, 0));
 }
 
-/** After a sweep: no task of it left in the work queue and its results bucket removed. */
-async function expectCleanedUp(id: string): Promise<void> {
+/** The tasks of sweep `id` in the work queue, and whether its results bucket exists. */
+async function leftOf(id: string): Promise<{ tasks: number; bucket: boolean }> {
   const q = await connectQueue([nats.url], 'test');
   try {
-    expect((await q.jsm.streams.info(QUEUE_STREAM)).state.messages).toBe(0);
-    await expect(q.jsm.streams.info(`OBJ_${resultsBucket(id)}`)).rejects.toThrow(/stream not found/);
+    const info = await q.jsm.streams.info(QUEUE_STREAM, { subjects_filter: taskSubject(id) });
+    const bucket = await q.jsm.streams.info(`OBJ_${resultsBucket(id)}`).then(() => true, (e: unknown) => {
+      if (/stream not found/.test(String(e))) return false;
+      throw e;
+    });
+    return { tasks: info.state.subjects?.[taskSubject(id)] ?? 0, bucket };
   } finally {
     await q.close();
   }
+}
+
+/** After a sweep: no task of it left in the work queue and its results bucket removed. */
+async function expectCleanedUp(id: string): Promise<void> {
+  expect(await leftOf(id)).toEqual({ tasks: 0, bucket: false });
 }
 
 /** A replay config whose runs first sleep `sleepMs`, written in the test directory. */
@@ -197,6 +206,26 @@ describe('replay --sweep … --queue and sweep-worker', () => {
     expect(w.out()).toContain('no task for 2 s: exiting');
     expect(w.out()).toContain('exiting: 3 done, 0 failed, 0 given back');
   }, 90_000);
+
+  it('a driver interrupted (SIGINT) or out of time removes its tasks and results and says so in one line', async () => {
+    const interrupted = cli(driverArgs());
+    const late = cli(driverArgs('--queue-timeout', '2'));
+    await interrupted.waitFor('published 3 tasks');
+    expect(await leftOf(/^sweep (\S+): published/m.exec(interrupted.err())![1]!)).toEqual({ tasks: 3, bucket: true });
+    interrupted.child.kill('SIGINT');
+    for (const [d, why] of [[interrupted, /: interrupted \(SIGINT\); its tasks were removed from the queue$/],
+      [late, /: 3 of 3 results did not arrive within 2 s \(run-0 \(seed=1\), run-1 \(seed=2\), run-2 \(seed=3\)\); its tasks were removed/]] as const) {
+      expect(await d.exited).toBe(1);
+      const last = d.err().trim().split('\n').at(-1)!;
+      expect(last).toMatch(/^ringmatch: sweep \S+: /);
+      expect(last).toMatch(why);
+      await expectCleanedUp(/^sweep (\S+): published/m.exec(d.err())![1]!);
+    }
+    // Nothing is left for a worker to run.
+    const w = cli(['sweep-worker', '--queue', nats.url, '--name', 'after', '--idle-exit', '1']);
+    expect(await w.exited).toBe(0);
+    expect(w.out()).toContain('exiting: 0 done, 0 failed, 0 given back');
+  }, 60_000);
 
   it('a data file missing on the worker\'s machine fails the sweep with one line naming the path and the worker', async () => {
     await worker('wa');
