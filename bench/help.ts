@@ -75,6 +75,15 @@ Journal replay, Tardis CSV parsing, L2 rebuild, strategy replay and sweeps.
 ${COMMON}
 Figures and method: README.md (Benchmarks, Replays), docs/replay.md.
 `,
+  sweep: `usage: npm run bench:sweep -- [--json] [--quick] [--workers=1,2,4] [--rounds=N]
+
+Sweep throughput: 8 replays of the example strategy on a local piscina pool of N threads, and on N sweep-worker
+processes behind a JetStream work queue (a nats-server -js started on loopback; needs the nats-server binary).
+${COMMON}
+  --workers=…  the pool sizes and worker counts (default 1,2,4)
+  --rounds=N   run every row N times, interleaved; figures are medians (default 1)
+Figures and method: docs/scale-out.md (Sweeps across machines), README.md (Benchmarks, Replays).
+`,
 } as const;
 
 /** Prints `usage` and exits 0 when the command line asks for help; otherwise returns. */

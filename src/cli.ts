@@ -2,9 +2,10 @@
 /**
  * Command line (the package's `ringmatch` bin): `ringmatch bench NAME …` (src/cli-bench.ts) and
  * `node --import tsx src/cli.ts start [--config FILE.json] [--host H] [--port P]`
- * (`npm start` runs it), `start --replay …` (a replayed market served), and `replay …` (`npm run replay`, flags in
- * src/backtest/replay-args.ts). HOST and PORT in the environment apply to both servers when the flags are absent;
- * SIM_ADMIN_TOKEN to `start`.
+ * (`npm start` runs it), `start --replay …` (a replayed market served), `replay …` (`npm run replay`, flags in
+ * src/backtest/replay-args.ts) and `sweep-worker …` (`npm run sweep-worker`: runs the tasks of `replay --sweep …
+ * --queue …` from a JetStream work queue; src/backtest/sweep-worker.ts). HOST and PORT in the environment apply
+ * to both servers when the flags are absent; SIM_ADMIN_TOKEN to `start`.
  * Prints the address, markets and API keys; SIGINT/SIGTERM close the server and exit.
  * `--help` (or `-h`) with any command prints its usage and exits 0. The user's mistakes (bad flags, config,
  * files, a port in use) print one line `ringmatch: …` and exit 1; only a fault of ours prints a stack.
@@ -20,8 +21,11 @@ import { DEMO_CONFIG } from './sim/demo.js';
 
 const COMMANDS_HELP = `usage: npm start -- [options]        the exchange simulator (npm start -- --help)
        npm run replay -- [options]   a backtesting replay (npm run replay -- --help)
-Installed as a package: ringmatch start [options], ringmatch replay [options], ringmatch bench NAME [flags]
-(ringmatch start --help, ringmatch replay --help, ringmatch bench --help).
+       npm run sweep-worker -- --queue nats://HOST:PORT
+                                     runs the tasks of --queue sweeps (npm run sweep-worker -- --help)
+Installed as a package: ringmatch start [options], ringmatch replay [options], ringmatch sweep-worker [options],
+ringmatch bench NAME [flags] (ringmatch start --help, ringmatch replay --help, ringmatch sweep-worker --help,
+ringmatch bench --help).
 Details: README.md and docs/.
 `;
 
@@ -96,6 +100,20 @@ function report(e: unknown, argv: readonly string[]): void {
   console.error(u instanceof ConfigError ? `ringmatch: ${u.message}` : u);
 }
 
+/** A signal aborted (with the signal's name as reason) on the first SIGINT or SIGTERM. */
+function abortOnSignals(): AbortSignal {
+  const ac = new AbortController();
+  for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => { ac.abort(sig); });
+  return ac.signal;
+}
+
+/** A sweep task's error (as a worker thread returned it) in one line, as the replay command would print it. */
+function explainTaskError(e: { name: string; message: string; code?: string; path?: string }, argv: readonly string[]): string {
+  if (e.name === 'ConfigError') return e.message;
+  const u = asUserError(Object.assign(new Error(e.message), e), argv);
+  return u instanceof ConfigError ? u.message : `${e.name}: ${e.message}`;
+}
+
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   if (argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
@@ -119,11 +137,26 @@ async function main(): Promise<void> {
     }
     const { runReplay } = await import('./backtest/replay-command.js');
     try {
-      await runReplay(parseReplayArgs(argv.slice(1)), { stdout: process.stdout, stderr: process.stderr });
+      const args = parseReplayArgs(argv.slice(1));
+      // A queue sweep removes its tasks from the queue when interrupted, then fails with one line.
+      const signal = args.queue === undefined ? undefined : abortOnSignals();
+      await runReplay(args, { stdout: process.stdout, stderr: process.stderr, signal });
     } catch (e) {
       // Unreadable data and files, bad strategy orders are the user's input: one line, like a config error.
       throw asUserError(e, argv);
     }
+    return;
+  }
+  if (argv[0] === 'sweep-worker') {
+    const { parseSweepWorkerArgs, runSweepWorker, SWEEP_WORKER_HELP } = await import('./backtest/sweep-worker.js');
+    if (wantsHelp(argv.slice(1))) {
+      process.stdout.write(SWEEP_WORKER_HELP);
+      return;
+    }
+    const opts = parseSweepWorkerArgs(argv.slice(1));
+    const log = (line: string): void => { console.log(`sweep-worker ${opts.name}: ${line}`); };
+    const s = await runSweepWorker(opts, { log, explain: explainTaskError, signal: abortOnSignals() });
+    log(`exiting: ${s.done} done, ${s.failed} failed, ${s.given_back} given back`);
     return;
   }
   if (argv[0] === 'start' && argv.includes('--replay')) {
@@ -162,7 +195,7 @@ async function main(): Promise<void> {
     return;
   }
   const args = parseArgs(argv);
-  if (args.command !== 'start') throw new ConfigError(`unknown command "${args.command}" (commands: start, replay, bench; --help for usage)`);
+  if (args.command !== 'start') throw new ConfigError(`unknown command "${args.command}" (commands: start, replay, sweep-worker, bench; --help for usage)`);
   const config = args.config === undefined ? DEMO_CONFIG : loadConfigFile(args.config);
   const envPort = process.env.PORT;
   // JSON logs (docs/operations.md): records on stderr, nothing on stdout (the banner shows key secrets).

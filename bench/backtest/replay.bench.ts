@@ -25,7 +25,6 @@ import { performance } from 'node:perf_hooks';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import { openChunks } from '../../src/backtest/csv/chunk-source.js';
-import { generateTardis } from '../../src/backtest/formats/synthetic-tardis.js';
 import { TardisBookReader } from '../../src/backtest/formats/tardis.js';
 import { replayJournal } from '../../src/backtest/journal-replay.js';
 import { tardisInputs } from '../../src/backtest/md-inputs.js';
@@ -45,6 +44,7 @@ import { generateEc } from '../core/ec-generator.js';
 import { gcNow, median } from '../core/measure.js';
 import { buildEngineStream, ecDefinition } from '../engine/ec-engine-stream.js';
 import { machineInfo, machineLines } from '../machine.js';
+import { writeSynthetic } from './synthetic-files.js';
 import { BENCH_USAGE, exitWithUsage } from '../help.js';
 
 exitWithUsage(BENCH_USAGE.replay);
@@ -109,27 +109,6 @@ async function journalBench(dir: string): Promise<void> {
     const rep = await readJournal(file, () => undefined, { chunkBytes: 4 << 20 });
     return { events: rep.records, ms: performance.now() - t };
   });
-}
-
-async function writeSynthetic(dir: string, messages: number, tag: string, withTicker = false): Promise<{ book: string; trades: string; ticker: string }> {
-  const p = { book: path.join(dir, `${tag}-book.csv`), trades: path.join(dir, `${tag}-trades.csv`), ticker: path.join(dir, `${tag}-ticker.csv`) };
-  const b = createWriteStream(p.book);
-  const t = createWriteStream(p.trades);
-  const d = createWriteStream(p.ticker);
-  let bb: string[] = [];
-  let tt: string[] = [];
-  let dd: string[] = [];
-  const ticker = withTicker ? { tickerEveryUs: 100_000, fundingIntervalS: 60 } : {};
-  generateTardis({ seed: 1, messages, snapshotEvery: 250_000, ...ticker }, {
-    book: (l) => { bb.push(l); if (bb.length >= 8192) { b.write(`${bb.join('\n')}\n`); bb = []; } },
-    trade: (l) => { tt.push(l); if (tt.length >= 8192) { t.write(`${tt.join('\n')}\n`); tt = []; } },
-    ...(withTicker ? { ticker: (l: string) => { dd.push(l); if (dd.length >= 8192) { d.write(`${dd.join('\n')}\n`); dd = []; } } } : {}),
-  });
-  b.end(`${bb.join('\n')}\n`);
-  t.end(`${tt.join('\n')}\n`);
-  d.end(dd.length === 0 ? '' : `${dd.join('\n')}\n`);
-  await Promise.all([b, t, d].map((w) => new Promise<void>((r) => { w.on('finish', () => r()); })));
-  return p;
 }
 
 async function gzipFile(src: string): Promise<string> {

@@ -33,12 +33,16 @@ export interface ReplayArgs {
   /** Sweep: `key=v1,v2,…` over a config field (latency or fee), run on a worker pool. */
   sweep?: string;
   workers?: number;
+  /** Sweep on a JetStream work queue: NATS server URLs; the runs go to sweep-worker processes (./sweep-driver.ts). */
+  queue?: string[];
+  /** Seconds a `--queue` sweep waits for all its results (default 3600). */
+  queueTimeout?: number;
 }
 
 export const USAGE = 'usage: replay --format journal --journal FILE | --format tardis --trades FILE --book FILE [--ticker FILE]'
   + ' | --format gate --gate-kind spot|futures --trades FILE --book FILE | --format lobster --messages FILE'
   + ' [--config FILE.json] [--strategy FILE.ts] [--seed N] [--json] [--html FILE] [--out FILE]'
-  + ' [--sweep key=v1,v2,…] [--workers N] [--skip-invalid]';
+  + ' [--sweep key=v1,v2,…] [--workers N | --queue nats://HOST:PORT[,…] [--queue-timeout S]] [--skip-invalid]';
 
 /** What `npm run replay -- --help` prints: every flag, its default, and where the details are. */
 export const REPLAY_HELP = `usage: npm run replay -- --format FORMAT INPUTS [options]
@@ -63,13 +67,17 @@ Options:
   --out FILE           write the JSON report to a file too (default: none)
   --sweep key=v1,v2,…  one run per value of a config field; --out and --html then name directories
   --workers N          sweep pool size (default 2)
+  --queue nats://HOST:PORT[,…]
+                       run the sweep's tasks on sweep-worker processes (npm run sweep-worker) through a
+                       JetStream work queue on these NATS servers, instead of a local pool; same table
+  --queue-timeout S    seconds a --queue sweep waits for all its results (default 3600)
   --help, -h           this text
 
 Details: docs/replay.md (formats, models, the config file, reports); README.md (Backtesting replays).
 `;
 
 const VALUE_FLAGS = new Set(['--format', '--journal', '--trades', '--book', '--ticker', '--gate-kind', '--messages', '--config',
-  '--strategy', '--seed', '--html', '--out', '--sweep', '--workers']);
+  '--strategy', '--seed', '--html', '--out', '--sweep', '--workers', '--queue', '--queue-timeout']);
 
 /** Parses `replay` flags (argv after the command name). Throws ConfigError with the usage line. */
 export function parseReplayArgs(argv: readonly string[]): ReplayArgs {
@@ -129,5 +137,47 @@ export function parseReplayArgs(argv: readonly string[]): ReplayArgs {
     if (!/^[1-9][0-9]{0,2}$/.test(workers)) throw new ConfigError(`--workers: "${workers}" is not a positive integer`);
     args.workers = Number(workers);
   }
+  const queue = opt('--queue');
+  if (queue !== undefined) {
+    if (args.sweep === undefined) throw new ConfigError('--queue runs the tasks of a sweep on sweep-worker processes: it needs --sweep key=v1,v2,…');
+    if (workers !== undefined) throw new ConfigError('--workers sizes the local pool; with --queue the runs go to sweep-worker processes (their --concurrency)');
+    args.queue = parseQueueServers(queue, '--queue');
+  }
+  const timeout = opt('--queue-timeout');
+  if (timeout !== undefined) {
+    if (queue === undefined) throw new ConfigError('--queue-timeout goes with --queue');
+    args.queueTimeout = parseSeconds(timeout, '--queue-timeout');
+  }
   return args;
+}
+
+/** `nats://host:port[,…]` (or `tls://`) as a list of server URLs. Throws ConfigError naming `flag`. */
+export function parseQueueServers(value: string, flag: string): string[] {
+  const servers = value.split(',');
+  for (const s of servers) {
+    if (!/^(nats|tls):\/\/[^\s,/]+$/.test(s)) throw new ConfigError(`${flag}: "${s}" is not a NATS server URL such as nats://127.0.0.1:4222`);
+  }
+  return servers;
+}
+
+/** A whole number of seconds, 1 to 10^7. Throws ConfigError naming `flag`. */
+export function parseSeconds(value: string, flag: string): number {
+  if (!/^[1-9][0-9]{0,6}$/.test(value)) throw new ConfigError(`${flag}: "${value}" is not a whole number of seconds (1 or more)`);
+  return Number(value);
+}
+
+/**
+ * The command-line flags of one run (the inputs, config, strategy, seed): what parseReplayArgs reads back
+ * into the same arguments, less the outputs and the sweep. Used to name, in a sweep task's error, the flag a
+ * missing file came from. @allocates
+ */
+export function replayArgv(args: ReplayArgs): string[] {
+  const out = ['--format', args.format];
+  const flags: [string, string | number | undefined][] = [['--journal', args.journal], ['--trades', args.trades], ['--book', args.book],
+    ['--ticker', args.ticker], ['--gate-kind', args.gateKind], ['--messages', args.messages], ['--config', args.config],
+    ['--strategy', args.strategy], ['--seed', args.seed]];
+  for (const [flag, v] of flags) if (v !== undefined) out.push(flag, String(v));
+  if (args.skipInvalid === true) out.push('--skip-invalid');
+  if (args.json) out.push('--json');
+  return out;
 }

@@ -21,6 +21,8 @@ import { loadStrategy, type Strategy } from './strategy.js';
 export interface ReplayIo {
   readonly stdout: { write(s: string): boolean };
   readonly stderr: { readonly isTTY?: boolean; write(s: string): boolean };
+  /** A `--queue` sweep stops waiting when it is aborted (SIGINT), removing its tasks from the queue. */
+  readonly signal?: AbortSignal;
 }
 
 /** Runs the replay `args` describe; returns its report. */
@@ -28,7 +30,9 @@ export async function runReplay(args: ReplayArgs, io: ReplayIo): Promise<ReplayR
   const progress = new Progress(io.stderr, !args.json);
   if (args.sweep !== undefined) {
     const { runSweep, sweepText } = await import('./sweep.js');
-    const result = await runSweep(args, configOf(args), args.workers ?? 2);
+    const result = args.queue === undefined
+      ? await runSweep(args, configOf(args), args.workers ?? 2)
+      : await (await import('./sweep-driver.js')).runQueueSweep(args, configOf(args), { stderr: io.stderr, signal: io.signal });
     io.stdout.write(args.json ? `${JSON.stringify(result)}\n` : sweepText(result) + sweepFiles(args));
     return result.runs[0]!.report;
   }

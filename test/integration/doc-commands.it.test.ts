@@ -36,6 +36,9 @@ const NOT_RUN: Readonly<Record<string, string>> = {
   'npx ringmatch start --port 0': 'test/package/pack.test.ts runs the installed bin\'s start and probes HTTP',
   'npx ringmatch replay --help': 'test/package/pack.test.ts runs it from the installed package',
   'npx ringmatch bench --help': 'test/package/pack.test.ts runs it from the installed package',
+  'npx ringmatch sweep-worker --help': 'test/package/pack.test.ts runs it from the installed package',
+  'npm run sweep-worker -- --queue nats://HOST:PORT': 'needs a NATS server and a sweep to serve; test/backtest/sweep-queue.it.test.ts runs '
+    + 'sweep-workers and the replay --queue driver as processes against a real nats-server',
   'npm run schemas:gen': 'rewrites src/protocol/generated/, which other tests import while it runs; npm run schemas:check, '
     + 'run here, generates the same into a temporary directory and compares',
 };
@@ -50,7 +53,7 @@ const FIXTURES = {
 type Kind = 'bench' | 'help' | 'serve' | 'replay' | 'schemas-check';
 function kindOf(command: string): Kind | undefined {
   if (/^npm run (bench|soak):[\w-]+( |$)/.test(command)) return 'bench';
-  if (/^(npm start|npm run replay)( |$)/.test(command) && /(^| )(--help|-h)( |$)/.test(command)) return 'help';
+  if (/^(npm start|npm run replay|npm run sweep-worker)( |$)/.test(command) && /(^| )(--help|-h)( |$)/.test(command)) return 'help';
   if (/^npm start( -- |$)/.test(command) && (!command.includes('--replay') || command.includes(' --format '))) return 'serve';
   if (/^npm run replay -- (.* )?--format /.test(command)) return 'replay';
   return command === 'npm run schemas:check' ? 'schemas-check' : undefined;

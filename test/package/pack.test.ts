@@ -109,6 +109,7 @@ describe('the packed package', () => {
     [['--help'], 'ringmatch bench NAME'],
     [['start', '--help'], '--config FILE.json'],
     [['replay', '--help'], '--format journal --journal FILE'],
+    [['sweep-worker', '--help'], '--queue nats://HOST:PORT'],
     [['start', '--replay', '--help'], '--speed X'],
     [['bench', '--help'], 'handler'],
     [['bench', 'ring', '--help'], '--quick'],
