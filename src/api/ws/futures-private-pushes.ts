@@ -44,6 +44,7 @@ import { renderFuturesBookEntry, renderFuturesOrder, renderFuturesTrade } from '
 import { topicOf, userItems } from './channels.js';
 import { updateFrame, WsErrorCode } from './envelope.js';
 import type { Publisher } from './publisher.js';
+import { PushObserver } from './push-observer.js';
 import { HistoryCursor } from './history-cursor.js';
 import { AccountBookFollower } from './account-book-follower.js';
 import { touchedOrders } from './touched-orders.js';
@@ -82,7 +83,7 @@ const POSITION_COMMANDS: ReadonlySet<number> = new Set<number>([
 ]);
 const ms = (us: number): number => Math.floor(us / 1000);
 
-export class FuturesPrivatePushes {
+export class FuturesPrivatePushes extends PushObserver {
   readonly #ex: Exchange;
   readonly #out: Publisher;
   /** Subscribed `settle.uid` balance topics and the account each follows. */
@@ -90,9 +91,9 @@ export class FuturesPrivatePushes {
   readonly #liquidations: HistoryCursor<LiquidationRow>;
   readonly #adl: HistoryCursor<AdlRow>;
   readonly #closes: HistoryCursor<CloseRow>;
-  #stopped = false;
 
   constructor(gateway: ExchangeGateway, out: Publisher) {
+    super('futures private websocket push');
     this.#ex = gateway.exchange;
     this.#out = out;
     this.#balances = new AccountBookFollower(this.#ex, out);
@@ -100,22 +101,6 @@ export class FuturesPrivatePushes {
     this.#liquidations = new HistoryCursor(S.liquidations);
     this.#adl = new HistoryCursor(S.adl);
     this.#closes = new HistoryCursor(S.closes);
-  }
-
-  /** Observes the gateway; `stop()` makes the observer inert. */
-  attach(gateway: ExchangeGateway): this {
-    gateway.observe((code, cmd, events) => {
-      try {
-        this.onResult(code, cmd, events);
-      } catch (e) {
-        console.error('ringmatch: futures private websocket push failed:', e);
-      }
-    });
-    return this;
-  }
-
-  stop(): void {
-    this.#stopped = true;
   }
 
   /** After a futures.balances subscription: pushes start from the account book's current end. */
@@ -127,8 +112,8 @@ export class FuturesPrivatePushes {
     if (cur >= 0) this.#balances.follow(topicOf(channel, `${settle}.${uid}`), uid, kind, cur, this.#ex.currencies[cur]!);
   }
 
-  onResult(code: ResultCode, cmd: Command, events: BookEvents): void {
-    if (this.#stopped) return;
+  override onResult(code: ResultCode, cmd: Command, events: BookEvents): void {
+    if (this.stopped) return;
     const t = cmd.time;
     this.#balances.step((topic, uid, entries) => this.#publish([topic], 'futures.balances', entries.map((e) => {
       const r = renderFuturesBookEntry(this.#ex, e);

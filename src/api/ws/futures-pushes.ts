@@ -33,10 +33,11 @@ import { ContractBooks } from './contract-books.js';
 import { updateFrame } from './envelope.js';
 import { FX_BOOK_LEVELS, type FxTarget } from './futures-channels.js';
 import type { Publisher } from './publisher.js';
+import { PushObserver } from './push-observer.js';
 
 const KIND_PREFIX: readonly string[] = ['', 'mark_', 'index_'];
 
-export class FuturesPushes {
+export class FuturesPushes extends PushObserver {
   readonly #ex: Exchange;
   readonly #feed: FuturesMarketData;
   readonly #out: Publisher;
@@ -45,9 +46,9 @@ export class FuturesPushes {
   readonly #sources: readonly DepthSource[];
   /** Per contract: the book version seen at the last command (a difference means the book changed). */
   readonly #versions: Float64Array;
-  #stopped = false;
 
   constructor(gateway: ExchangeGateway, feed: FuturesMarketData, out: Publisher) {
+    super('futures websocket push');
     this.#ex = gateway.exchange;
     this.#feed = feed;
     this.#out = out;
@@ -58,24 +59,8 @@ export class FuturesPushes {
     this.#sources = S.marketOf.map((m) => ({ depth: (side, limit, p, l) => gateway.depth(m, side, limit, p, l) }));
   }
 
-  /** Observes the gateway (after the feed, which must observe first); `stop()` makes the observer inert. */
-  attach(gateway: ExchangeGateway): this {
-    gateway.observe((code, cmd, events) => {
-      try {
-        this.onResult(code, cmd, events);
-      } catch (e) {
-        console.error('ringmatch: futures websocket push failed:', e);
-      }
-    });
-    return this;
-  }
-
-  stop(): void {
-    this.#stopped = true;
-  }
-
-  onResult(code: ResultCode, cmd: Command, events: BookEvents): void {
-    if (this.#stopped) return;
+  override onResult(code: ResultCode, cmd: Command, events: BookEvents): void {
+    if (this.stopped) return;
     const ci = this.#ex.futures.contractOf(cmd.market);
     if (ci < 0) return;
     const t = cmd.time;

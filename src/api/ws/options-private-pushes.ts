@@ -33,6 +33,7 @@ import {
   balancePush, orderPush, positionClosePush, positionPush, userSettlementPush, userTradePush,
 } from './options-push-shapes.js';
 import type { Publisher } from './publisher.js';
+import { PushObserver } from './push-observer.js';
 import { touchedOrders } from './touched-orders.js';
 
 /** What a close record says: whose position in which contract, its size before, the cash of the close, how. */
@@ -70,38 +71,22 @@ export const LIQUIDATION_HISTORIES: readonly LiquidationHistory<{ readonly t: nu
 /** A history and its cursor. */
 interface Followed<H> { readonly history: H; readonly cursor: HistoryCursor<{ readonly t: number }> }
 
-export class OptionsPrivatePushes {
+export class OptionsPrivatePushes extends PushObserver {
   readonly #ex: Exchange;
   readonly #out: Publisher;
   readonly #balances: AccountBookFollower;
   readonly #settlements: HistoryCursor<UserSettlementRow>;
   readonly #closes: Followed<CloseHistory<{ readonly t: number }>>[];
   readonly #liquidations: Followed<LiquidationHistory<{ readonly t: number }>>[];
-  #stopped = false;
 
   constructor(gateway: ExchangeGateway, out: Publisher) {
+    super('options private websocket push');
     const ex = this.#ex = gateway.exchange;
     this.#out = out;
     this.#balances = new AccountBookFollower(ex, out);
     this.#settlements = new HistoryCursor(ex.options.userSettlements);
     this.#closes = CLOSE_HISTORIES.map((history) => ({ history, cursor: new HistoryCursor(history.rows(ex)) }));
     this.#liquidations = LIQUIDATION_HISTORIES.map((history) => ({ history, cursor: new HistoryCursor(history.rows(ex)) }));
-  }
-
-  /** Observes the gateway; `stop()` makes the observer inert. */
-  attach(gateway: ExchangeGateway): this {
-    gateway.observe((code, cmd, events) => {
-      try {
-        this.onResult(code, cmd, events);
-      } catch (e) {
-        console.error('ringmatch: options private websocket push failed:', e);
-      }
-    });
-    return this;
-  }
-
-  stop(): void {
-    this.#stopped = true;
   }
 
   /** After an options.balances subscription of `uid` on the endpoint of `settle`: entries from the book's current end. */
@@ -111,8 +96,8 @@ export class OptionsPrivatePushes {
     if (this.#ex.currencyIndex(code) >= 0) this.#balances.follow(topicOf(channel, `${settle}.${uid}`), uid, AccountKind.Options, 0, code);
   }
 
-  onResult(code: ResultCode, cmd: Command, events: BookEvents): void {
-    if (this.#stopped) return;
+  override onResult(code: ResultCode, cmd: Command, events: BookEvents): void {
+    if (this.stopped) return;
     const t = cmd.time;
     this.#balances.step((topic, uid, entries) => this.#publish([topic], 'options.balances', entries.map((e) => balancePush(this.#ex, uid, e)), t));
     this.#histories(t);

@@ -40,10 +40,11 @@ import {
   candleRow, contractPush, markPush, settlementPush, tradePush, underlyingPricePush,
 } from './options-push-shapes.js';
 import type { Publisher } from './publisher.js';
+import { PushObserver } from './push-observer.js';
 
 const MARK_CHANNELS = ['options.mark_price', 'options.mark_prices'] as const;
 
-export class OptionsPushes {
+export class OptionsPushes extends PushObserver {
   readonly #ex: Exchange;
   readonly #data: OptionsMarketData;
   readonly #out: Publisher;
@@ -53,9 +54,9 @@ export class OptionsPushes {
   readonly #marks: Float64Array;
   /** Multiplier text per underlying (a contract candle's `a`: premium value). */
   readonly #multipliers: readonly string[];
-  #stopped = false;
 
   constructor(gateway: ExchangeGateway, data: OptionsMarketData, out: Publisher) {
+    super('options websocket push');
     const ex = this.#ex = gateway.exchange;
     this.#data = data;
     this.#out = out;
@@ -67,24 +68,8 @@ export class OptionsPushes {
     this.#multipliers = S.underlyings.map((u) => formatSigned(u.mUnits, u.mScale));
   }
 
-  /** Observes the gateway (after the feed, which must observe first); `stop()` makes the observer inert. */
-  attach(gateway: ExchangeGateway): this {
-    gateway.observe((code, cmd, events) => {
-      try {
-        this.onResult(code, cmd, events);
-      } catch (e) {
-        console.error('ringmatch: options websocket push failed:', e);
-      }
-    });
-    return this;
-  }
-
-  stop(): void {
-    this.#stopped = true;
-  }
-
-  onResult(code: ResultCode, cmd: Command, events: BookEvents): void {
-    if (this.#stopped || code !== ResultCode.Ok) return;
+  override onResult(code: ResultCode, cmd: Command, events: BookEvents): void {
+    if (this.stopped || code !== ResultCode.Ok) return;
     const t = cmd.time;
     if (cmd.type === CommandType.OptionsSetIndex) return this.#index(cmd.sub, t);
     if (cmd.type === CommandType.OptionsSettle) return this.#settled(cmd.sub, cmd.amount, t);
