@@ -13,7 +13,7 @@ import { payoff } from '../../core/options/options-margin.js';
 import type { UserSettlementRow } from '../../core/options/options-state.js';
 import {
   type MarketFigures, moneyText, priceText, renderOptionContract, renderOptionOrder, renderOptionPosition,
-  renderOptionsBookEntry, tagOf,
+  renderOptionPublicTrade, renderOptionsBookEntry, tagOf,
 } from '../../gate/options-shapes.js';
 
 const sec = (us: number): number => Math.floor(us / 1e6);
@@ -26,15 +26,12 @@ export const stamp = (us: number): { time: number; time_ms: number } => ({ time:
 
 /** options.trades / options.ul_trades: one trade (size signed by the taker's side); `withType` adds `is_call`. */
 export function tradePush(ex: Exchange, id: number, withType: boolean): Record<string, unknown> {
-  const T = ex.trades;
-  const s = T.slotOf(id);
+  const r = renderOptionPublicTrade(ex, id);
   const S = ex.options;
-  const k = S.contracts[S.contractOf(T.market[s]!)]!;
-  const u = S.underlyings[k.u]!;
-  const t = T.time[s]!;
+  const k = S.contracts[S.contractOf(ex.trades.market[ex.trades.slotOf(id)]!)]!;
   return {
-    contract: k.name, create_time: sec(t), create_time_ms: ms(t), id, price: num(priceText(u, T.price[s]!)),
-    size: (T.takerSide[s] === Side.Buy ? 1 : -1) * T.lots[s]!, underlying: u.name, ...(withType ? { is_call: k.call } : {}),
+    contract: k.name, create_time: Math.floor(r.create_time as number), create_time_ms: r.create_time_ms, id, price: num(r.price), size: r.size,
+    underlying: S.underlyings[k.u]!.name, ...(withType ? { is_call: k.call } : {}),
   };
 }
 
