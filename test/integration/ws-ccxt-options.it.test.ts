@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ccxt from 'ccxt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Prng } from '../../src/core/prng.js';
 import type { Simulator } from '../../src/main.js';
 import type { Call, J } from '../api/futures-helpers.js';
 import { plainFetch } from '../api/http-helpers.js';
@@ -106,6 +107,23 @@ describe.each([['plain', false], ['journaled', true]] as const)('ccxt.pro public
     for (let i = 1; i <= 4; i++) await place({ size: -i, price: String(2700 + i * 10) }, B);
     for (const id of ids.slice(0, 4)) expect((await call('DELETE', `/options/orders/${String(id)}`)).status).toBe(200);
     await synced('after placements and cancels');
+    // Seeded random orders, crossing trades and cancels from both users, then the book again.
+    const rng = new Prng(5);
+    const resting: [unknown, [string, string] | undefined][] = [];
+    for (let step = 0; step < 120; step++) {
+      const roll = rng.nextInt(10);
+      const size = 1 + rng.nextInt(3);
+      if (roll < 3 && resting.length < 40) resting.push([(await place({ size, price: String(2000 + rng.nextInt(50) * 10) })).id, undefined]);
+      else if (roll < 6 && resting.length < 40) resting.push([(await place({ size: -size, price: String(2510 + rng.nextInt(50) * 10) }, B)).id, B]);
+      else if (roll < 8) await place({ size: rng.nextInt(2) === 0 ? size : -size, price: rng.nextInt(2) === 0 ? '3000' : '1900', tif: 'ioc' },
+        rng.nextInt(2) === 0 ? B : undefined);
+      else if (resting.length > 0) {
+        const [id, key] = resting.splice(rng.nextInt(resting.length), 1)[0]!;
+        const r = await call('DELETE', `/options/orders/${String(id)}`, { key });
+        expect([200, 400, 404]).toContain(r.status); // a filled order is gone
+      }
+    }
+    await synced('after 120 random commands');
     expect(await rejected(c.watchTicker(SYMBOL), 3000)).toMatch(/unknown channel: options\.tickers/);
     // Gate's options socket has no order entry: ccxt's options.login (before options.order_place) is refused.
     const open = (await call('GET', '/options/orders', { query: 'status=open' })).body.length;
