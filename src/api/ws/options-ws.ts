@@ -35,9 +35,9 @@ export function registerOptionsWebSocket(app: TemplatedApp, deps: ApiDeps, optio
   const { gateway } = deps;
   const ex = gateway.exchange;
   if (ex.options.contracts.length === 0) return undefined;
-  const out = { publish: host.publish, subscribers: host.subscribers };
-  const pushes = new OptionsPushes(gateway, optionsFeedOf(deps), out).attach(gateway);
-  const privates = new OptionsPrivatePushes(gateway, out).attach(gateway);
+  // The host publishes through the output gate and counts subscribers: it is the pushes' Publisher.
+  const pushes = new OptionsPushes(gateway, optionsFeedOf(deps), host).attach(gateway);
+  const privates = new OptionsPrivatePushes(gateway, host).attach(gateway);
   deps.onClose.push(() => { pushes.stop(); privates.stop(); });
   const settles = new Set([...DEFAULT_SETTLES, ...ex.options.underlyings.map((u) => u.quote.toLowerCase())]);
   for (const settle of settles) {

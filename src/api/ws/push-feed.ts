@@ -43,6 +43,11 @@ export class PushFeed extends PushObserver {
     this.#versions = Float64Array.from(feed.versions.version);
   }
 
+  /** Observes its own gateway unless told another. */
+  override attach(gateway: Pick<ExchangeGateway, 'observe'> = this.gateway): this {
+    return super.attach(gateway);
+  }
+
   override onResult(code: ResultCode, cmd: Command, events: BookEvents): void {
     if (this.stopped || code !== ResultCode.Ok) return;
     if (!isBookCommand(cmd.type)) {

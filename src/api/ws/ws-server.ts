@@ -23,7 +23,7 @@ export function registerSpotWebSocket(app: TemplatedApp, deps: ApiDeps, feed: Ma
   const limiter = new RateLimiter(options.rateLimits ?? { enabled: true });
   const { gateway } = deps;
   const { publish, nowUs } = host;
-  const push = new PushFeed(gateway, feed, { publish, subscribers: host.subscribers }).attach(gateway);
+  const push = new PushFeed(gateway, feed, { publish, subscribers: host.subscribers }).attach();
   deps.priceTriggers.store.onChange = (o, event) => { if (o.product === 'spot') push.private.onPriceOrder(o, event, gateway.clock.nowUs()); };
   const timers = new Map<string, NodeJS.Timeout>();
   deps.onClose.push(() => {

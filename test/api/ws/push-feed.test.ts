@@ -56,7 +56,7 @@ beforeEach(() => {
   const feed = new MarketDataFeed(gw.exchange);
   gw.observe((_code, c, ev) => feed.onResult(c, ev));
   out = new Recorder();
-  push = new PushFeed(gw, feed, out).attach(gw);
+  push = new PushFeed(gw, feed, out).attach();
 });
 
 describe('PushFeed', () => {
