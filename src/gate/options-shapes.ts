@@ -56,7 +56,7 @@ export function openInterest(ex: Exchange, ci: number): number {
 }
 
 /** Gate's `tag` of an expiration: day, week, month or quarter by its distance from `nowUs` (display only). */
-function tagOf(k: OptionContract, nowUs: number): string {
+export function tagOf(k: OptionContract, nowUs: number): string {
   const days = (k.expiration * 1e6 - nowUs) / 86_400e6;
   return days <= 2 ? 'DAY' : days <= 14 ? 'WEEK' : days <= 62 ? 'MONTH' : 'QUARTER';
 }

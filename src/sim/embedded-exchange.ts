@@ -6,6 +6,11 @@
  *
  *   const ex = EmbeddedExchange.create({ currency_pairs: [...], users: [{ uid: 1, balances: { spot: { USDT: '1000' } } }] });
  *   const order = ex.createOrder(1, { currency_pair: 'BTC_USDT', side: 'buy', amount: '0.01', price: '60000' });
+ *
+ * The engine clock's services run as the server runs them, without timers: futures prices, funding and liquidation,
+ * and the options index and expiry settlement. What the clock made due runs before each call's command, or at
+ * `poll()` (after moving a simulated clock, say). Options are traded with `createOptionsOrder` and read with
+ * `optionsPositions` and `optionsAccount` (POST /options/orders, GET /options/positions, GET /options/accounts).
  */
 import { type Clock, SimClock } from '../core/clock.js';
 import { Command, CommandType } from '../core/command.js';
@@ -22,7 +27,11 @@ import {
 import { type BookFactory, InlineEngine } from '../engine/inline-engine.js';
 import { InlineGateway } from '../engine/gateway.js';
 import { FuturesServices } from '../engine/futures/futures-services.js';
+import { OptionsServices } from '../engine/options/options-services.js';
+import { parseOptionsOrder } from '../gate/options-request.js';
+import { renderOptionOrder, renderOptionPosition, renderOptionsAccount } from '../gate/options-shapes.js';
 import { futuresServiceOptions } from './futures-config.js';
+import { optionsServiceOptions } from './options-config.js';
 import { definitionFromConfig, openingAccount, type SimConfig } from './sim-config.js';
 
 /** A rejection, as the REST API would answer it. */
@@ -54,6 +63,8 @@ export class EmbeddedExchange {
    * clock made due runs before each call's command, or at `futures.poll()`; undefined without contracts.
    */
   futures: FuturesServices | undefined;
+  /** The options index and expiry settlement (docs/derivatives.md) on the exchange's clock, likewise; undefined without options. */
+  options: OptionsServices | undefined;
 
   private constructor(engine: InlineEngine, clock: Clock) {
     this.engine = engine;
@@ -70,10 +81,11 @@ export class EmbeddedExchange {
       ex.#credit(b.uid, to.kind, b.currency, b.amount, to.sub);
     }
     const futures = futuresServiceOptions(config.futures);
-    if (futures !== undefined) {
-      ex.futures = new FuturesServices(new InlineGateway(definition, clock, { engine: ex.engine }), { ...futures, checkMs: 0 });
-      ex.futures.poll();
-    }
+    const opts = optionsServiceOptions(config.options);
+    const gateway = futures === undefined && opts === undefined ? undefined : new InlineGateway(definition, clock, { engine: ex.engine });
+    if (futures !== undefined) ex.futures = new FuturesServices(gateway!, { ...futures, checkMs: 0 });
+    if (opts !== undefined) ex.options = new OptionsServices(gateway!, { ...opts, checkMs: 0 });
+    ex.poll();
     return ex;
   }
 
@@ -188,6 +200,39 @@ export class EmbeddedExchange {
       q.limit ?? 100);
   }
 
+  /** POST /options/orders (the user's options account must be funded: config `balances.options`). */
+  createOptionsOrder(uid: number, body: Body): Record<string, unknown> {
+    const ex = this.exchange;
+    const cur = ex.currencyIndex('USDT');
+    if (cur < 0 || !ex.ledger.options.hasAccount(uid, cur)) throw GateApiError.of(ResultCode.UserNotFound);
+    const c = this.#cmd;
+    this.#check(parseOptionsOrder(ex, uid, body, c));
+    this.#submit(c);
+    return renderOptionOrder(ex, ex.orders.find(c.orderId));
+  }
+
+  /** GET /options/positions: the user's open option positions. */
+  optionsPositions(uid: number): Record<string, unknown>[] {
+    const ex = this.exchange;
+    const out: Record<string, unknown>[] = [];
+    ex.options.rows.forEach((p, row) => { if (p.uid === uid && p.size !== 0) out.push(renderOptionPosition(ex, row, this.clock.nowUs())); });
+    return out;
+  }
+
+  /** GET /options/accounts. */
+  optionsAccount(uid: number): Record<string, unknown> {
+    const ex = this.exchange;
+    const cur = ex.currencyIndex('USDT');
+    if (cur < 0 || !ex.ledger.options.hasAccount(uid, cur)) throw GateApiError.of(ResultCode.UserNotFound);
+    return renderOptionsAccount(ex, uid, 'USDT', this.clock.nowUs());
+  }
+
+  /** Runs what the engine clock made due (futures and options services), as the server's timers would. */
+  poll(): void {
+    this.futures?.poll();
+    this.options?.poll();
+  }
+
   /** GET /spot/order_book. */
   orderBook(currencyPair: string, limit = 10): GateOrderBook {
     const m = this.#pair(currencyPair);
@@ -198,9 +243,9 @@ export class EmbeddedExchange {
     return this.engine.stateHash();
   }
 
-  /** Runs what the clock made due (futures services) first, as the server's timers would have, then `c`. */
+  /** Runs what the clock made due (futures and options services) first, as the server's timers would have, then `c`. */
   #submit(c: Command): void {
-    this.futures?.poll();
+    this.poll();
     this.#check(this.engine.submit(c));
   }
 

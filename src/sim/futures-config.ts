@@ -12,13 +12,14 @@
  *   "futures": {
  *     "contracts": [{ "name": "BTC_USDT", "settle": "usdt", "quanto_multiplier": "0.0001", "order_price_round": "0.1", … }],
  *     "insurance": { "USDT": "1000000" },
- *     "clock": { "price_interval_ms": 1000, "mark_ema_samples": 30, "mark_basis_cap": "0.005",
+ *     "clock": { "price_interval_ms": 1000, "mark_ema_samples": 30, "mark_basis_cap": "0.005", "basis_interval_ms": 60000,
  *                "liquidation_interval_ms": 1000, "liquidations_per_pass": 1000 }
  *   }
  *
  * `clock` (all optional, defaults as shown; `"enabled": false` stops them) sets the futures services of the
- * engine clock (engine/futures/futures-services.ts): the price clock's period, the basis EMA and its cap, the
- * periodic liquidation scan and the liquidations one pass issues at most.
+ * engine clock (engine/futures/futures-services.ts): the price clock's period, the basis EMA and its cap, how often
+ * a delivery contract's reasonable basis rate is computed again, the periodic liquidation scan and the liquidations
+ * one pass issues at most.
  *
  * A settle currency needs the decimals of quanto × price (linear contracts): a derived currency's scale is raised
  * to that (settleScales); an explicit one below it is refused. Every contract is validated exactly as the engine
@@ -42,6 +43,8 @@ export interface FuturesClockConfig {
   readonly mark_ema_samples?: number | undefined;
   /** Largest |mark − index| / index (default "0.005"). */
   readonly mark_basis_cap?: string | undefined;
+  /** Engine-clock ms between computations of a delivery contract's reasonable basis rate (default 60000). */
+  readonly basis_interval_ms?: number | undefined;
   /** Engine-clock ms between periodic liquidation scans (default 1000; every price change scans too). */
   readonly liquidation_interval_ms?: number | undefined;
   /** Liquidations one pass issues at most (default 1000). */
@@ -56,7 +59,7 @@ export interface FuturesConfig {
   readonly clock?: FuturesClockConfig | undefined;
 }
 
-const CLOCK_FIELDS = ['enabled', 'price_interval_ms', 'mark_ema_samples', 'mark_basis_cap', 'liquidation_interval_ms',
+const CLOCK_FIELDS = ['enabled', 'price_interval_ms', 'mark_ema_samples', 'mark_basis_cap', 'basis_interval_ms', 'liquidation_interval_ms',
   'liquidations_per_pass'];
 const DAY_MS = 86_400_000;
 
@@ -72,6 +75,7 @@ function validateClock(v: unknown, p: string): void {
   optional(o, 'enabled', p, bool);
   optional(o, 'price_interval_ms', p, integer(1, DAY_MS));
   optional(o, 'mark_ema_samples', p, integer(1, 100_000));
+  optional(o, 'basis_interval_ms', p, integer(1, DAY_MS));
   optional(o, 'liquidation_interval_ms', p, integer(1, DAY_MS));
   optional(o, 'liquidations_per_pass', p, integer(1, 1_000_000));
   if (o.mark_basis_cap !== undefined && basisCap(o.mark_basis_cap) === undefined) {
@@ -89,6 +93,7 @@ export function futuresServiceOptions(f: FuturesConfig | undefined): FuturesServ
   return {
     priceIntervalMs: c.price_interval_ms, markEmaSamples: c.mark_ema_samples,
     markBasisCap: c.mark_basis_cap === undefined ? FUTURES_SERVICE_DEFAULTS.markBasisCap : basisCap(c.mark_basis_cap),
+    basisIntervalMs: c.basis_interval_ms,
     liquidationIntervalMs: c.liquidation_interval_ms, liquidationsPerPass: c.liquidations_per_pass,
   };
 }

@@ -199,4 +199,23 @@ describe('expiry on the engine clock', () => {
     await expectRejected(sim, () => call('POST', '/delivery/usdt/orders', { body: { contract: WEEKLY, size: -1, price: '61000', reduce_only: true } }),
       400, 'CONTRACT_IN_DELISTING');
   });
+
+  it('a settled contract leaves the contract and ticker lists, as at Gate; its own page and its history stay readable', async () => {
+    const call = futuresCaller(sim);
+    const names = async (path: string, key: string): Promise<unknown[]> =>
+      ((await plainFetch(port, `/api/v4/delivery/usdt/${path}`)).body as J[]).map((c) => c[key]);
+    expect(await names('contracts', 'name')).toEqual([QUARTERLY]);
+    expect(await names('tickers', 'contract')).toEqual([QUARTERLY]);
+    // By name: the delisted contract with its settlement price, its ticker, its book and trades, the user's orders.
+    expect((await call('GET', `/delivery/usdt/contracts/${WEEKLY}`)).body).toMatchObject({ name: WEEKLY, status: 'delisted', settle_price: '61000' });
+    expect((await plainFetch(port, `/api/v4/delivery/usdt/tickers?contract=${WEEKLY}`)).body).toEqual([expect.objectContaining({ contract: WEEKLY })]);
+    expect((await plainFetch(port, `/api/v4/delivery/usdt/trades?contract=${WEEKLY}`)).status).toBe(200);
+    const finished = (await call('GET', '/delivery/usdt/orders', { query: `status=finished&contract=${WEEKLY}` })).body;
+    expect(finished.length).toBeGreaterThan(0);
+    expect(finished.every((o) => o.contract === WEEKLY)).toBe(true);
+    expect((await call('GET', '/delivery/usdt/settlements', { query: `contract=${WEEKLY}` })).body).toHaveLength(1);
+    // ccxt (default options) loads the markets Gate lists: the settled contract is gone, the quarterly one is there.
+    const markets = await ccxtGate(port, 'k1', 's1').loadMarkets();
+    expect(Object.keys(markets).filter((s) => s.startsWith('BTC/USDT:USDT-'))).toEqual(['BTC/USDT:USDT-260626']);
+  });
 });

@@ -31,13 +31,14 @@ describe('futures.clock config', () => {
     const config = validateConfig(JSON.parse(example.code));
     const o = futuresServiceOptions(config.futures)!;
     expect(o).toEqual({ priceIntervalMs: FUTURES_SERVICE_DEFAULTS.priceIntervalMs, markEmaSamples: FUTURES_SERVICE_DEFAULTS.markEmaSamples,
-      markBasisCap: FUTURES_SERVICE_DEFAULTS.markBasisCap, liquidationIntervalMs: FUTURES_SERVICE_DEFAULTS.liquidationIntervalMs,
-      liquidationsPerPass: FUTURES_SERVICE_DEFAULTS.liquidationsPerPass });
+      markBasisCap: FUTURES_SERVICE_DEFAULTS.markBasisCap, basisIntervalMs: FUTURES_SERVICE_DEFAULTS.basisIntervalMs,
+      liquidationIntervalMs: FUTURES_SERVICE_DEFAULTS.liquidationIntervalMs, liquidationsPerPass: FUTURES_SERVICE_DEFAULTS.liquidationsPerPass });
   });
 
   it.each([
     [{ price_interval_ms: 0 }, 'futures.clock.price_interval_ms'],
     [{ mark_ema_samples: 1.5 }, 'futures.clock.mark_ema_samples'],
+    [{ basis_interval_ms: 0 }, 'futures.clock.basis_interval_ms'],
     [{ mark_basis_cap: '2' }, 'futures.clock.mark_basis_cap'],
     [{ mark_basis_cap: 0.01 }, 'futures.clock.mark_basis_cap'],
     [{ liquidations_per_pass: -1 }, 'futures.clock.liquidations_per_pass'],

@@ -61,17 +61,19 @@ afterAll(async () => {
 });
 
 describe('documented client examples', () => {
-  // docs/websocket.md has two: spot, then the perpetual (its swap urls).
+  // docs/websocket.md has three: spot, the perpetual (its swap urls), options (a public and a private instance).
+  const WS_LOGS = [['open'], ['BTC/USDT:USDT BTC/USDT:USDT'], ['true true true']];
   it.each([
     ['README.md', 'ccxt.pro.gate', 0, 1],
-    ['docs/websocket.md', 'ccxt.pro.gate', 0, 2],
-    ['docs/websocket.md', 'ccxt.pro.gate', 1, 2],
+    ['docs/websocket.md', 'ccxt.pro.gate', 0, 3],
+    ['docs/websocket.md', 'ccxt.pro.gate', 1, 3],
+    ['docs/websocket.md', 'ccxt.pro.gate', 2, 3],
     ['docs/http.md', 'new ccxt.gate', 0, 1],
   ])('%s (%s, example %i) runs as written', async (file, marker, index, count) => {
     const examples = clientExamples(file, marker);
     expect(examples).toHaveLength(count);
     const logs = await runExample(examples[index]!, demo.server.port);
-    if (file === 'docs/websocket.md') expect(logs).toEqual([index === 0 ? 'open' : 'BTC/USDT:USDT BTC/USDT:USDT']);
+    if (file === 'docs/websocket.md') expect(logs).toEqual(WS_LOGS[index]);
   });
 });
 

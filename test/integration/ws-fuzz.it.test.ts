@@ -7,7 +7,7 @@ import type { Simulator } from '../../src/main.js';
 import { startSimulator } from '../../src/main.js';
 import { FUTURES_CONFIG, setMark } from '../api/futures-helpers.js';
 import { signedFetch, startTestSimulator } from '../api/http-helpers.js';
-import { apiRequest, type Frame, nowS, subAuth, TestSocket } from '../api/ws/ws-client.js';
+import { apiRequest, type Frame, isErrorReply as isError, nowS, subAuth, TestSocket } from '../api/ws/ws-client.js';
 
 let sim: Simulator;
 beforeAll(async () => { sim = await startTestSimulator(); });
@@ -107,15 +107,6 @@ function badFuturesFrame(rng: Prng, i: number): string | Buffer {
     default: return JSON.stringify({ id: i, time: nowS(), channel: pick(['futures.api_nope', 'spot.order_place', 'futures.ping_nope']), event: 'api', payload: {} });
   }
 }
-
-const isError = (f: Frame): boolean => {
-  // A batch placement answers 200 with one failure per order.
-  const batch = (f.data as { result?: unknown } | undefined)?.result;
-  if (Array.isArray(batch) && batch.length > 0 && batch.every((o) => (o as { succeeded?: boolean }).succeeded === false)) return true;
-  if (f.error !== undefined) return (f.result as { status?: string } | undefined)?.status === 'fail';
-  const data = f.data as { errs?: { label?: string } } | undefined;
-  return typeof data?.errs?.label === 'string' && f.ack === false;
-};
 
 describe('websocket fuzz', () => {
   it('answers every malformed frame with one error and affects nothing else', async () => {

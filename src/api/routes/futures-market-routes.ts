@@ -3,7 +3,7 @@
  *   GET /futures/{settle}/order_book?contract=&interval=&limit=&with_id=   `{id?, current, update, asks, bids}`
  *   GET /futures/{settle}/trades?contract=&limit=&offset=&last_id=&from=&to=
  *   GET /futures/{settle}/candlesticks?contract=[mark_|index_]X&interval=&from=&to=&limit=
- *   GET /futures/{settle}/tickers?contract=   one contract, or every contract of the settle (always an array)
+ *   GET /futures/{settle}/tickers?contract=   one contract, or every listed contract of the settle (always an array)
  * (and the settle-less legacy paths, btc). Handlers only read.
  */
 import type { DepthSource } from '../market-data/depth-source.js';
@@ -13,7 +13,7 @@ import type { Answer } from '../market-data/query.js';
 import type { ApiDeps } from '../deps.js';
 import type { Reply } from '../http/reply.js';
 import type { Router } from '../router.js';
-import { addSettleRoute, contractIn, isFuturesSettle, queryOf } from './futures-public-params.js';
+import { addSettleRoute, contractIn, isFuturesSettle, isListed, queryOf } from './futures-public-params.js';
 
 function send<T>(reply: Reply, a: Answer<T>): void {
   if (a.ok) reply.json(200, a.value);
@@ -67,7 +67,7 @@ export function registerFuturesMarketRoutes(router: Router, deps: ApiDeps, feed:
       return reply.json(200, [feed.ticker(ci, now(), bookOf(ci))]);
     }
     const list: Record<string, unknown>[] = [];
-    ex.futures.contracts.forEach((c, ci) => { if (c.settle === settle) list.push(feed.ticker(ci, now(), bookOf(ci))); });
+    ex.futures.contracts.forEach((c, ci) => { if (c.settle === settle && isListed(ex, ci)) list.push(feed.ticker(ci, now(), bookOf(ci))); });
     reply.json(200, list);
   });
 }

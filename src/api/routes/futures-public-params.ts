@@ -6,6 +6,7 @@
  */
 import type { Exchange } from '../../core/exchange/exchange.js';
 import { DELIVERY_SCOPE, settleOfScope } from '../../core/futures/contract.js';
+import { DeliveryStatus } from '../../core/futures/futures-state.js';
 import { ResultCode } from '../../core/result-code.js';
 import type { ApiRequest } from '../http/api-request.js';
 import type { Reply } from '../http/reply.js';
@@ -39,6 +40,13 @@ export function contractIn(ex: Exchange, settle: string, name: string | undefine
   const ci = ex.futures.contractIndex(settle, name);
   return ci < 0 ? ResultCode.ContractNotFound : ci;
 }
+
+/**
+ * True while contract `ci` is listed: a perpetual, or a delivery contract not yet settled. Gate drops a delivered
+ * contract from its contract and ticker lists; its history (orders, trades, settlements) and its own
+ * `contracts/{contract}` (status `delisted`, with the settlement price) stay readable by name.
+ */
+export const isListed = (ex: Exchange, ci: number): boolean => ex.futures.deliveryStatus[ci] !== DeliveryStatus.Settled;
 
 /** The decoded query as a record. @allocates */
 export const queryOf = (req: ApiRequest): Readonly<Record<string, string>> => Object.fromEntries(req.query);

@@ -1,7 +1,8 @@
 /**
  * Public perpetual-futures reference data (no credentials; rate class `public`), under `/futures/{settle}` and
  * the settle-less legacy paths (btc):
- *   GET contracts?limit=&offset=, contracts/{contract}   Gate's Contract objects (futures-market-shapes.ts)
+ *   GET contracts?limit=&offset=, contracts/{contract}   Gate's Contract objects (futures-market-shapes.ts); the list holds the
+ *                                            listed contracts (a settled delivery contract is not: isListed)
  *   GET risk_limit_tiers?contract=&limit=&offset=    tiers of one contract, or of every contract of the settle
  *   GET funding_rate?contract=&limit=&from=&to=      applied funding rates `{t, r}`, newest first
  *   GET insurance?limit=                      insurance fund balance history `{t, b}`, newest first
@@ -27,7 +28,7 @@ import { FuturesMarketData } from '../market-data/futures-market-data.js';
 import { intParam, type QueryParams, secondsParamUs } from '../market-data/query.js';
 import type { Router } from '../router.js';
 import { registerFuturesMarketRoutes } from './futures-market-routes.js';
-import { addSettleRoute, contractIn, isFuturesSettle, queryOf } from './futures-public-params.js';
+import { addSettleRoute, contractIn, isFuturesSettle, isListed, queryOf } from './futures-public-params.js';
 
 /** Time bounds and limit of a history query: [fromS, toS] seconds inclusive, or a negative code. */
 function historyQuery(q: QueryParams, maxLimit: number, fallback: number): { limit: number; from: number; to: number } | number {
@@ -68,7 +69,7 @@ function publicRoutes(router: Router, deps: ApiDeps, feed: FuturesMarketData): v
   const valid = (settle: string): boolean => isFuturesSettle(ex(), settle);
   const inSettle = (settle: string): number[] => {
     const out: number[] = [];
-    ex().futures.contracts.forEach((c, i) => { if (c.settle === settle) out.push(i); });
+    ex().futures.contracts.forEach((c, i) => { if (c.settle === settle && isListed(ex(), i)) out.push(i); });
     return out;
   };
 

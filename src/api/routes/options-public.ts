@@ -19,15 +19,13 @@
  * The private routes are options-private.ts and options-mmp.ts (registered here too, so the server registers options once).
  */
 import type { Exchange } from '../../core/exchange/exchange.js';
-import { EventKind } from '../../core/matching/book-events.js';
-import { Side } from '../../core/matching/order-types.js';
 import { ResultCode } from '../../core/result-code.js';
 import {
   type MarketFigures, priceText, renderOptionContract, renderOptionPublicTrade, renderOptionTicker, renderUnderlying,
 } from '../../gate/options-shapes.js';
 import type { ApiDeps } from '../deps.js';
 import type { Reply } from '../http/reply.js';
-import { MarketDataFeed } from '../market-data/market-data-feed.js';
+import { optionsFeedOf } from '../market-data/options-market-data.js';
 import { orderBookView } from '../market-data/order-book-view.js';
 import { type Answer, answer, intParam, type QueryParams, reject, secondsParamUs } from '../market-data/query.js';
 import type { Router } from '../router.js';
@@ -60,36 +58,10 @@ export function registerOptionsPublicRoutes(router: Router, deps: ApiDeps): void
   const { gateway } = deps;
   const ex = (): Exchange => gateway.exchange;
   const now = (): number => gateway.clock.nowUs();
-  const n = ex().markets.length;
-  // Per market: last trade price (ticks), last trade id, contracts traded; and candles (every market, so the
-  // underlying's spot candles too), all kept from the engine's results.
-  const last = new Float64Array(n);
-  const tradeId = new Float64Array(n);
-  const traded = new Float64Array(n);
-  const feed = new MarketDataFeed(ex());
-  const T = ex().trades;
-  for (let id = Math.max(1, T.count - T.capacity + 1); id <= T.count; id++) {
-    const s = T.slotOf(id);
-    const m = T.market[s]!;
-    last[m] = T.price[s]!; tradeId[m] = id; traded[m] = traded[m]! + T.lots[s]!;
-  }
-  feed.replayTradeLog();
-  gateway.observe((_code, cmd, ev) => {
-    feed.onResult(cmd, ev);
-    for (let i = 0; i < ev.count; i++) {
-      if (ev.kind[i] !== EventKind.Fill) continue;
-      last[cmd.market] = ev.price[i]!;
-      traded[cmd.market] = traded[cmd.market]! + ev.lots[i]!;
-      tradeId[cmd.market] = ex().trades.count;
-    }
-  });
-  const prices = new Float64Array(1);
-  const lots = new Float64Array(1);
-  const top = (m: number, side: number): [number, number] => (gateway.depth(m, side, 1, prices, lots) > 0 ? [prices[0]!, lots[0]!] : [0, 0]);
-  const figures = (ci: number): MarketFigures => {
-    const m = ex().options.marketOf[ci]!;
-    return { lastTicks: last[m]!, tradeId: tradeId[m]!, tradeSize: traded[m]!, bid: top(m, Side.Buy), ask: top(m, Side.Sell) };
-  };
+  // Last trades, traded contracts, candles and book versions: the feed the options WebSocket pushes from too.
+  const data = optionsFeedOf(deps);
+  const { feed } = data;
+  const figures = (ci: number): MarketFigures => data.figures(ci);
   const contractsOf = (ui: number, expiration: number): number[] => {
     const out: number[] = [];
     ex().options.contracts.forEach((k, ci) => {
@@ -182,15 +154,8 @@ export function registerOptionsPublicRoutes(router: Router, deps: ApiDeps): void
   get('/underlying/tickers/{underlying}', (_q, reply, params) => {
     const ui = underlyingOf(ex(), params[0]);
     if (ui < 0) return reply.error(ui);
-    let calls = 0;
-    let puts = 0;
-    ex().options.contracts.forEach((k, ci) => {
-      if (k.u !== ui) return;
-      const t = traded[ex().options.marketOf[ci]!]!;
-      if (k.call) calls += t;
-      else puts += t;
-    });
-    reply.json(200, { trade_put: puts, trade_call: calls, index_price: renderUnderlying(ex(), ui).index_price });
+    const t = data.underlyingTraded(ui);
+    reply.json(200, { trade_put: t.puts, trade_call: t.calls, index_price: renderUnderlying(ex(), ui).index_price });
   });
 
   const candles = (m: number, q: QueryParams, reply: Reply): void => {

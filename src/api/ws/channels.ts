@@ -42,6 +42,19 @@ export const MAX_PAYLOAD_ENTRIES = 100;
 
 export const topicOf = (channel: string, key: string): string => `${channel}|${key}`;
 
+/**
+ * The entries after the user id of a derivatives private payload (`[uid, contract | "!all", …]`, Gate's: ccxt.pro
+ * sends its `uid` option first), once the id is the signer's `uid`; or a message. @allocates
+ */
+export function userItems(payload: unknown, uid: number): { ok: true; items: string[] } | { ok: false; message: string } {
+  if (!Array.isArray(payload) || payload.length === 0) return { ok: false, message: 'payload must start with your user id' };
+  if (payload.length > MAX_PAYLOAD_ENTRIES + 1) return { ok: false, message: `payload has more than ${MAX_PAYLOAD_ENTRIES} entries` };
+  if (!payload.every((x) => typeof x === 'string')) return { ok: false, message: 'payload entries must be strings' };
+  const [user, ...items] = payload;
+  if (user !== String(uid)) return { ok: false, message: 'the payload\'s user id is not the signing key\'s user' };
+  return { ok: true, items };
+}
+
 /** The market of a public topic and the parameters its first push needs. */
 export interface Target {
   readonly market: number;

@@ -30,34 +30,19 @@ import type { FuturesPriceOrder } from '../price-orders/price-order-store.js';
 import { topicOf } from './channels.js';
 import { updateFrame } from './envelope.js';
 import type { Publisher } from './publisher.js';
+import { PushObserver } from './push-observer.js';
 
-export class FuturesAccountPushes {
+export class FuturesAccountPushes extends PushObserver {
   readonly #ex: Exchange;
   readonly #out: Publisher;
   /** Risk limit per position row as of the last FuturesSetRiskLimit seen (undefined: the contract's base). */
   readonly #risk: (bigint | undefined)[];
-  #stopped = false;
 
   constructor(gateway: ExchangeGateway, out: Publisher) {
+    super('futures account push');
     this.#ex = gateway.exchange;
     this.#out = out;
     this.#risk = [...this.#ex.futures.positions.riskLimit];
-  }
-
-  /** Observes the gateway; `stop()` makes the observer inert. */
-  attach(gateway: ExchangeGateway): this {
-    gateway.observe((code, cmd) => {
-      try {
-        this.onResult(code, cmd);
-      } catch (e) {
-        console.error('ringmatch: futures account push failed:', e);
-      }
-    });
-    return this;
-  }
-
-  stop(): void {
-    this.#stopped = true;
   }
 
   /** Topics of (channel, settle, contract, uid) that have subscribers: the contract's and `!all`. */
@@ -67,7 +52,7 @@ export class FuturesAccountPushes {
 
   /** A futures trigger created (`put`) or ended (`finish`). */
   onPriceOrder(o: FuturesPriceOrder, event: 'put' | 'finish', timeUs: number): void {
-    if (this.#stopped) return;
+    if (this.stopped) return;
     const S = this.#ex.futures;
     const c = S.contracts[S.contractOf(o.market)];
     if (c === undefined) return;
@@ -79,8 +64,8 @@ export class FuturesAccountPushes {
     for (const topic of topics) this.#out.publish(topic, frame);
   }
 
-  onResult(code: ResultCode, cmd: Command): void {
-    if (this.#stopped || cmd.type !== CommandType.FuturesSetRiskLimit || code !== ResultCode.Ok) return;
+  override onResult(code: ResultCode, cmd: Command): void {
+    if (this.stopped || cmd.type !== CommandType.FuturesSetRiskLimit || code !== ResultCode.Ok) return;
     const S = this.#ex.futures;
     const ci = S.contractOf(cmd.market);
     if (ci < 0) return;

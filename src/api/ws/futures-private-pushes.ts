@@ -35,16 +35,19 @@ import { type Command, CommandType } from '../../core/command.js';
 import type { Exchange } from '../../core/exchange/exchange.js';
 import { AccountKind } from '../../core/ledger/account-kinds.js';
 import { DELIVERY_SCOPE, settleOfScope } from '../../core/futures/contract.js';
-import { type BookEvents, EventKind } from '../../core/matching/book-events.js';
+import type { BookEvents } from '../../core/matching/book-events.js';
 import { ResultCode } from '../../core/result-code.js';
 import type { ExchangeGateway } from '../../engine/gateway.js';
 import type { AdlRow, CloseRow, LiquidationRow } from '../../core/futures/futures-state.js';
 import { renderAdl, renderLiquidation, renderPosition, renderPositionClose } from '../../gate/futures-position-shapes.js';
 import { renderFuturesBookEntry, renderFuturesOrder, renderFuturesTrade } from '../../gate/futures-shapes.js';
-import { MAX_PAYLOAD_ENTRIES, topicOf } from './channels.js';
+import { topicOf, userItems } from './channels.js';
 import { updateFrame, WsErrorCode } from './envelope.js';
 import type { Publisher } from './publisher.js';
+import { PushObserver } from './push-observer.js';
 import { HistoryCursor } from './history-cursor.js';
+import { AccountBookFollower } from './account-book-follower.js';
+import { touchedOrders } from './touched-orders.js';
 import type { WsResolution } from './ws-host.js';
 
 export const FUTURES_PRIVATE_CHANNELS = [
@@ -58,11 +61,9 @@ export const isFuturesPrivateChannel = (c: string): c is FuturesPrivateChannel =
 export function resolveFuturesPrivate<T>(ex: Exchange, settle: string, channel: FuturesPrivateChannel, payload: unknown,
   uid: number): WsResolution<T> {
   const bad = (message: string): WsResolution<T> => ({ ok: false, code: WsErrorCode.InvalidArgument, message });
-  if (!Array.isArray(payload) || payload.length === 0) return bad('payload must start with your user id');
-  if (payload.length > MAX_PAYLOAD_ENTRIES + 1) return bad(`payload has more than ${MAX_PAYLOAD_ENTRIES} entries`);
-  if (!payload.every((x) => typeof x === 'string')) return bad('payload entries must be strings');
-  const [user, ...items] = payload;
-  if (user !== String(uid)) return bad('the payload\'s user id is not the signing key\'s user');
+  const u = userItems(payload, uid);
+  if (!u.ok) return bad(u.message);
+  const items = u.items;
   if (channel === 'futures.balances') {
     if (items.length > 0) return bad('payload must be [user id]');
     return { ok: true, value: { topics: [topicOf(channel, `${settle}.${uid}`)], targets: [] } };
@@ -74,7 +75,6 @@ export function resolveFuturesPrivate<T>(ex: Exchange, settle: string, channel: 
   return { ok: true, value: { topics: items.map((name) => topicOf(channel, `${settle}.${uid}.${name}`)), targets: [] } };
 }
 
-const FLAG = { put: 1, update: 2, finish: 4 } as const;
 /** Commands after which the positions of the users they touch are pushed. */
 const POSITION_COMMANDS: ReadonlySet<number> = new Set<number>([
   CommandType.PlaceOrder, CommandType.AmendOrder, CommandType.CancelOrder, CommandType.CancelAll, CommandType.FuturesSetLeverage,
@@ -83,42 +83,24 @@ const POSITION_COMMANDS: ReadonlySet<number> = new Set<number>([
 ]);
 const ms = (us: number): number => Math.floor(us / 1000);
 
-export class FuturesPrivatePushes {
+export class FuturesPrivatePushes extends PushObserver {
   readonly #ex: Exchange;
   readonly #out: Publisher;
-  /** Subscribed `settle.uid` balance topics → [uid, currency index]; pruned when their last subscriber leaves. */
-  readonly #balanceTopics = new Map<string, [number, number, number]>();
-  /** The newest account-book entry already considered. */
-  #bookSeen: number;
+  /** Subscribed `settle.uid` balance topics and the account each follows. */
+  readonly #balances: AccountBookFollower;
   readonly #liquidations: HistoryCursor<LiquidationRow>;
   readonly #adl: HistoryCursor<AdlRow>;
   readonly #closes: HistoryCursor<CloseRow>;
-  #stopped = false;
 
   constructor(gateway: ExchangeGateway, out: Publisher) {
+    super('futures private websocket push');
     this.#ex = gateway.exchange;
     this.#out = out;
-    this.#bookSeen = this.#ex.ledger.bookLastId;
+    this.#balances = new AccountBookFollower(this.#ex, out);
     const S = this.#ex.futures;
     this.#liquidations = new HistoryCursor(S.liquidations);
     this.#adl = new HistoryCursor(S.adl);
     this.#closes = new HistoryCursor(S.closes);
-  }
-
-  /** Observes the gateway; `stop()` makes the observer inert. */
-  attach(gateway: ExchangeGateway): this {
-    gateway.observe((code, cmd, events) => {
-      try {
-        this.onResult(code, cmd, events);
-      } catch (e) {
-        console.error('ringmatch: futures private websocket push failed:', e);
-      }
-    });
-    return this;
-  }
-
-  stop(): void {
-    this.#stopped = true;
   }
 
   /** After a futures.balances subscription: pushes start from the account book's current end. */
@@ -127,42 +109,28 @@ export class FuturesPrivatePushes {
     // A delivery endpoint's scope (`delivery:usdt`) names the delivery account of its settle currency.
     const cur = this.#ex.currencies.indexOf(settleOfScope(settle).toUpperCase());
     const kind = settle.startsWith(DELIVERY_SCOPE) ? AccountKind.Delivery : AccountKind.Futures;
-    if (cur >= 0) this.#balanceTopics.set(topicOf(channel, `${settle}.${uid}`), [uid, cur, kind]);
+    if (cur >= 0) this.#balances.follow(topicOf(channel, `${settle}.${uid}`), uid, kind, cur, this.#ex.currencies[cur]!);
   }
 
-  onResult(code: ResultCode, cmd: Command, events: BookEvents): void {
-    if (this.#stopped) return;
+  override onResult(code: ResultCode, cmd: Command, events: BookEvents): void {
+    if (this.stopped) return;
     const t = cmd.time;
-    this.#balances(t);
+    this.#balances.step((topic, uid, entries) => this.#publish([topic], 'futures.balances', entries.map((e) => {
+      const r = renderFuturesBookEntry(this.#ex, e);
+      return { balance: Number(e.balance), change: Number(e.change), text: r.text, time: Math.floor(e.time / 1e6), time_ms: ms(e.time),
+        type: r.type, user: String(uid), currency: e.currency };
+    }), t));
     this.#histories(t);
     // A rejected command changed nothing (as spot's push feed): no order, trade or position pushes.
     if (code !== ResultCode.Ok) return;
     const ci = this.#ex.futures.contractOf(cmd.market);
     if (ci < 0 || cmd.type === CommandType.FuturesSetPrices) return;
-    const users = new Map<number, Map<number, number>>();
-    const touch = (uid: number, orderId: number, flag: number): void => {
-      let orders = users.get(uid);
-      if (orders === undefined) users.set(uid, (orders = new Map<number, number>()));
-      if (orderId > 0) orders.set(orderId, (orders.get(orderId) ?? 0) | flag);
-    };
-    let fills = 0;
-    for (let i = 0; i < events.count; i++) {
-      const kind = events.kind[i];
-      const id = events.orderId[i]!;
-      const uid = events.userId[i]!;
-      if (kind === EventKind.Accepted) touch(uid, id, FLAG.put);
-      else if (kind === EventKind.Finished) touch(uid, id, FLAG.finish);
-      else if (kind === EventKind.Amended) touch(uid, id, FLAG.update);
-      else if (kind === EventKind.Fill) {
-        fills++;
-        touch(uid, id, FLAG.update);
-        touch(events.makerUserId[i]!, events.makerOrderId[i]!, FLAG.update);
-      }
-    }
+    const { users, fills } = touchedOrders(events);
+    const touch = (uid: number): void => { if (!users.has(uid)) users.set(uid, new Set()); };
     if (!POSITION_COMMANDS.has(cmd.type) && users.size === 0) return;
-    if (cmd.uid > 0) touch(cmd.uid, 0, 0);
+    if (cmd.uid > 0) touch(cmd.uid);
     const market = cmd.market;
-    if (cmd.type === CommandType.FuturesFunding) for (const r of this.#ex.futures.positions.openRows(market)) touch(this.#ex.futures.positions.uid[r]!, 0, 0);
+    if (cmd.type === CommandType.FuturesFunding) for (const r of this.#ex.futures.positions.openRows(market)) touch(this.#ex.futures.positions.uid[r]!);
     const c = this.#ex.futures.contracts[ci]!;
     for (const [uid, orders] of users) {
       this.#orders(c.settle, c.name, uid, orders, t);
@@ -187,12 +155,12 @@ export class FuturesPrivatePushes {
     for (const topic of topics) this.#out.publish(topic, frame);
   }
 
-  #orders(settle: string, name: string, uid: number, orders: Map<number, number>, timeUs: number): void {
+  #orders(settle: string, name: string, uid: number, orders: ReadonlySet<number>, timeUs: number): void {
     if (orders.size === 0) return;
     const topics = this.#topics('futures.orders', settle, name, uid);
     if (topics.length === 0) return;
     const list: Record<string, unknown>[] = [];
-    for (const id of orders.keys()) {
+    for (const id of orders) {
       const r = this.#ex.orders.find(id);
       if (r < 0) continue;
       const o = renderFuturesOrder(this.#ex, r, 'int');
@@ -262,27 +230,5 @@ export class FuturesPrivatePushes {
     if (c === undefined) return;
     const topics = this.#topics(channel, c.settle, c.name, uid);
     this.#publish(topics, channel, [{ ...row, time_ms: ms(t), user: String(uid) }], timeUs);
-  }
-
-  #balances(timeUs: number): void {
-    const L = this.#ex.ledger;
-    const after = this.#bookSeen;
-    this.#bookSeen = L.bookLastId;
-    if (after === this.#bookSeen || this.#balanceTopics.size === 0) return;
-    for (const [topic, [uid, cur, kind]] of this.#balanceTopics) {
-      if (this.#out.subscribers(topic) === 0) {
-        this.#balanceTopics.delete(topic);
-        continue;
-      }
-      const code = this.#ex.currencies[cur]!;
-      const entries = L.accountBook(uid, { kind, sub: cur, currency: code, afterId: after, limit: Number.MAX_SAFE_INTEGER });
-      if (entries.length === 0) continue;
-      const list = entries.reverse().map((e) => {
-        const r = renderFuturesBookEntry(this.#ex, e);
-        return { balance: Number(e.balance), change: Number(e.change), text: r.text, time: Math.floor(e.time / 1e6), time_ms: ms(e.time),
-          type: r.type, user: String(uid), currency: code };
-      });
-      this.#publish([topic], 'futures.balances', list, timeUs);
-    }
   }
 }

@@ -30,6 +30,7 @@ import { updateFrame } from './envelope.js';
 import { allLiquidatesKey, type FxTarget } from './futures-channels.js';
 import { HistoryCursor } from './history-cursor.js';
 import type { Publisher } from './publisher.js';
+import { PushObserver } from './push-observer.js';
 
 /** Stats fields Gate's push carries as numbers (REST: decimal strings). */
 const NUMERIC = ['lsr_taker', 'lsr_account', 'long_liq_amount', 'long_liq_usd', 'short_liq_amount', 'short_liq_usd', 'open_interest_usd',
@@ -37,7 +38,7 @@ const NUMERIC = ['lsr_taker', 'lsr_account', 'long_liq_amount', 'long_liq_usd', 
 /** Commands after which a contract's stats are pushed (when they succeeded). */
 const STATS_COMMANDS: ReadonlySet<number> = new Set<number>([CommandType.FuturesLiquidate, CommandType.FuturesDeleverage, CommandType.FuturesSetPrices]);
 
-export class FuturesStatsPushes {
+export class FuturesStatsPushes extends PushObserver {
   readonly #ex: Exchange;
   readonly #feed: FuturesMarketData;
   readonly #out: Publisher;
@@ -46,9 +47,9 @@ export class FuturesStatsPushes {
   readonly #stats = new Map<string, [number, number]>();
   readonly #timer: NodeJS.Timeout;
   readonly #now: () => number;
-  #stopped = false;
 
   constructor(gateway: ExchangeGateway, feed: FuturesMarketData, out: Publisher, periodMs = 10_000) {
+    super('futures stats push');
     this.#ex = gateway.exchange;
     this.#feed = feed;
     this.#out = out;
@@ -58,20 +59,9 @@ export class FuturesStatsPushes {
     this.#timer.unref();
   }
 
-  /** Observes the gateway (after the feed); `stop()` ends the timer and makes the observer inert. */
-  attach(gateway: ExchangeGateway): this {
-    gateway.observe((code, cmd, events) => {
-      try {
-        this.onResult(code, cmd, events);
-      } catch (e) {
-        console.error('ringmatch: futures stats push failed:', e);
-      }
-    });
-    return this;
-  }
-
-  stop(): void {
-    this.#stopped = true;
+  /** Also ends the restatement timer. */
+  override stop(): void {
+    super.stop();
     clearInterval(this.#timer);
   }
 
@@ -83,8 +73,8 @@ export class FuturesStatsPushes {
     return this.#statsFrame(x.contract, interval, nowUs);
   }
 
-  onResult(code: ResultCode, cmd: Command, events: BookEvents): void {
-    if (this.#stopped) return;
+  override onResult(code: ResultCode, cmd: Command, events: BookEvents): void {
+    if (this.stopped) return;
     const t = cmd.time;
     this.#liquidates(t);
     if (code !== ResultCode.Ok || this.#stats.size === 0) return;
@@ -114,7 +104,7 @@ export class FuturesStatsPushes {
   }
 
   #periodic(): void {
-    if (!this.#stopped && this.#stats.size > 0) this.#pushStats(-1, this.#now());
+    if (!this.stopped && this.#stats.size > 0) this.#pushStats(-1, this.#now());
   }
 
   #liquidates(nowUs: number): void {

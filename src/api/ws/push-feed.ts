@@ -20,17 +20,18 @@ import type { MarketDataFeed } from '../market-data/market-data-feed.js';
 import { PrivatePushes } from './private-pushes.js';
 import { PublicPushes } from './public-pushes.js';
 import type { Publisher } from './publisher.js';
+import { PushObserver } from './push-observer.js';
 
-export class PushFeed {
+export class PushFeed extends PushObserver {
   readonly gateway: ExchangeGateway;
   readonly feed: MarketDataFeed;
   readonly public: PublicPushes;
   readonly private: PrivatePushes;
   /** Book version per market at the last command seen (a difference means the book changed). */
   readonly #versions: Float64Array;
-  #stopped = false;
 
   constructor(gateway: ExchangeGateway, feed: MarketDataFeed, out: Publisher) {
+    super('websocket push');
     this.gateway = gateway;
     this.feed = feed;
     const ex = gateway.exchange;
@@ -42,25 +43,13 @@ export class PushFeed {
     this.#versions = Float64Array.from(feed.versions.version);
   }
 
-  /** Registers with the gateway; `stop()` makes the observer inert (a gateway cannot unregister observers). */
-  attach(): this {
-    this.gateway.observe((code, cmd, events) => {
-      try {
-        this.onResult(code, cmd, events);
-      } catch (e) {
-        // A push that cannot be rendered is a bug of this layer; it must not stop the engine's callbacks.
-        console.error('ringmatch: websocket push failed:', e);
-      }
-    });
-    return this;
+  /** Observes its own gateway unless told another. */
+  override attach(gateway: Pick<ExchangeGateway, 'observe'> = this.gateway): this {
+    return super.attach(gateway);
   }
 
-  stop(): void {
-    this.#stopped = true;
-  }
-
-  onResult(code: ResultCode, cmd: Command, events: BookEvents): void {
-    if (this.#stopped || code !== ResultCode.Ok) return;
+  override onResult(code: ResultCode, cmd: Command, events: BookEvents): void {
+    if (this.stopped || code !== ResultCode.Ok) return;
     if (!isBookCommand(cmd.type)) {
       if (cmd.type === CommandType.Credit || cmd.type === CommandType.Debit || cmd.type === CommandType.Transfer) {
         this.private.onFundsCommand(cmd, cmd.time);

@@ -1,6 +1,7 @@
 /**
  * The connection machinery every WebSocket v4 endpoint shares (spot at `/ws/v4/`, perpetual futures at
- * `/v4/ws/fx/{settle}`), over one uWebSockets.js app: the output gate, per-connection frame limits, parsing,
+ * `/v4/ws/fx/{settle}`, delivery at `/v4/ws/delivery/{settle}`, options at `/v4/ws/options/{settle}`), over one
+ * uWebSockets.js app: the output gate, per-connection frame limits, parsing,
  * pings, the subscribe / unsubscribe flow with its first pushes, slow-consumer cut-off and keepalive. An
  * endpoint supplies a WsProtocol: its paths, its channels (resolution of a payload into topics), its first
  * pushes and, optionally, order entry (event "api").

@@ -11,6 +11,12 @@
  *   basis = EMA of the samples (α = 2 / (samples + 1)), clamped to ±`basisCap` × index.
  * - mark: an override, else index + basis, rounded to the nearest `mark_price_round`.
  *   (Gate: median(P1, P2, last) with P2's MA over 30 one-second samples; see the docs for why this differs.)
+ * - delivery mark (Gate help 17601): index + index × r × T / year, T the time left to expiry and r the reasonable
+ *   basis rate = (impact mid / index − 1) × year / T, the impact mid the mean of the impact bid and ask, each the
+ *   depth-weighted price of the book side over `funding_impact_value` (basis_impact_value). r is computed again
+ *   every `basis interval` of the engine clock, and only taken when both impact prices exist and their spread is
+ *   below the maintenance rate × index; otherwise the previous r stays (0 before the first). Between updates the
+ *   basis shrinks with T and follows the index. Exact: BigInt, r in 10^-8, half-up rounding.
  * - premium P = [max(0, impact_bid − index) − max(0, index − impact_ask)] / index, the impact prices being the
  *   level at which the book's depth (value at each level's price) reaches `funding_impact_value`; a side too
  *   thin for it adds nothing. Averaged over the samples since the last funding.
@@ -21,13 +27,15 @@
  */
 import type { Exchange } from '../../core/exchange/exchange.js';
 import { type Contract, indexSourceOf, valueAt } from '../../core/futures/contract.js';
-import { maxBig, minBig, RATE_ONE } from '../../core/futures/futures-math.js';
+import { divRound, maxBig, minBig, RATE_ONE, Round } from '../../core/futures/futures-math.js';
 import { Side } from '../../core/matching/order-types.js';
 
 /** Book levels read per side for the mid and the impact prices. */
 const DEPTH = 50;
 /** Gate's clamp of (interest − premium): ±0.05 % (10^-8). */
 const INTEREST_CLAMP = 50_000n;
+/** A year of 365 days in µs: the basis rate's annualisation. */
+const YEAR_US = 365n * 86_400_000_000n;
 
 /** What the price code reads the contract books through (an ExchangeGateway has it). */
 export type DepthReader = (market: number, side: number, limit: number, prices: Float64Array, lots: Float64Array) => number;
@@ -104,6 +112,33 @@ export class BookProbe {
     return this.#depth(market, side, 1, this.#prices, this.#lots) > 0 ? this.#prices[0]! : 0;
   }
 
+  /**
+   * The depth-weighted price (ticks, half up) of `side` over `value` (settle units): Σ price × lots / Σ lots of the
+   * levels from the best one until their value reaches `value`, the last level only for the whole contracts it
+   * takes to get there; 0 when the side is thinner than `value`.
+   */
+  impactAverage(k: Contract, market: number, side: number, value: bigint): number {
+    const n = this.#depth(market, side, DEPTH, this.#prices, this.#lots);
+    let sum = 0n;
+    let lots = 0n;
+    let notional = 0n;
+    for (let i = 0; i < n; i++) {
+      const p = BigInt(this.#prices[i]!);
+      const level = BigInt(this.#lots[i]!);
+      const levelValue = valueAt(k, level, p);
+      let take = level;
+      if (sum + levelValue >= value) {
+        const one = valueAt(k, 1n, p);
+        if (one > 0n) take = minBig(level, maxBig(1n, divRound(value - sum, one, Round.Up)));
+      }
+      lots += take;
+      notional += take * p;
+      sum += take === level ? levelValue : valueAt(k, take, p);
+      if (sum >= value) return Number(divRound(notional, lots, Round.HalfUp));
+    }
+    return 0;
+  }
+
   /** The price of the level at which `side`'s depth reaches `value` (settle units), or 0 when it never does. */
   impact(k: Contract, market: number, side: number, value: bigint): number {
     const n = this.#depth(market, side, DEPTH, this.#prices, this.#lots);
@@ -149,4 +184,50 @@ export function fundingRateOf(k: Contract, mem: PriceMemory): bigint {
   const p = mem.premiumCount === 0 ? 0n : mem.premiumSum / BigInt(mem.premiumCount);
   const f = p + maxBig(-INTEREST_CLAMP, minBig(INTEREST_CLAMP, k.interestRate - p));
   return maxBig(-k.fundingCap, minBig(k.fundingCap, f));
+}
+
+/** Per delivery contract: the reasonable basis rate (10^-8, annualised) and the engine time of its last computation. */
+export interface BasisMemory {
+  rate: bigint;
+  /** µs of the last attempt; -Infinity before the first. */
+  triedUs: number;
+}
+
+export const freshBasis = (): BasisMemory => ({ rate: 0n, triedUs: Number.NEGATIVE_INFINITY });
+
+/** Time left to contract `k`'s expiry at `nowUs`, µs (≤ 0 once expired). */
+const leftUs = (k: Contract, nowUs: number): bigint => BigInt(k.expireTime) * 1_000_000n - BigInt(Math.floor(nowUs));
+
+/**
+ * The basis rate implied by a mark and an index at `nowUs`: (mark / index − 1) × year / T (10^-8, half up), 0 without
+ * prices or time left. Used to carry the rate over a restart, whose services start without memory.
+ */
+export function impliedBasisRate(k: Contract, mark: number, index: number, nowUs: number): bigint {
+  const left = leftUs(k, nowUs);
+  if (mark <= 0 || index <= 0 || left <= 0n) return 0n;
+  return divRound(BigInt(mark - index) * RATE_ONE * YEAR_US, BigInt(index) * left, Round.HalfUp);
+}
+
+/**
+ * Gate's reasonable basis rate of delivery contract `ci` at `index` and `nowUs` (see the module header), or undefined
+ * when it is not to be updated: an impact price missing, or the impact spread at or above the maintenance rate × index.
+ */
+export function reasonableBasisRate(ex: Exchange, probe: BookProbe, ci: number, index: number, nowUs: number): bigint | undefined {
+  const k = ex.futures.contracts[ci]!;
+  const m = ex.futures.marketOf[ci]!;
+  const left = leftUs(k, nowUs);
+  if (index <= 0 || left <= 0n) return undefined;
+  const bid = probe.impactAverage(k, m, Side.Buy, k.impactValue);
+  const ask = probe.impactAverage(k, m, Side.Sell, k.impactValue);
+  if (bid <= 0 || ask <= 0) return undefined;
+  if (BigInt(ask - bid) * RATE_ONE >= k.maintenanceRate * BigInt(index)) return undefined;
+  // (mid / index − 1) × year / T with mid = (bid + ask) / 2.
+  return divRound(BigInt(bid + ask - 2 * index) * RATE_ONE * YEAR_US, 2n * BigInt(index) * left, Round.HalfUp);
+}
+
+/** Delivery contract `k`'s mark before rounding: index + index × rate × T / year (ticks, half up). */
+export function deliveryMark(k: Contract, index: number, rate: bigint, nowUs: number): number {
+  const left = leftUs(k, nowUs);
+  if (left <= 0n) return index;
+  return index + Number(divRound(BigInt(index) * rate * left, RATE_ONE * YEAR_US, Round.HalfUp));
 }

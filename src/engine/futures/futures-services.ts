@@ -3,14 +3,16 @@
  * (FuturesFunding at each contract's `funding_next_apply`) and the liquidator (futures-liquidator.ts). They live
  * at the edge: they read the exchange, decide, and submit ordinary commands through the host (a gateway, either
  * runner), so the journal holds every price, funding and liquidation and a replay reproduces the state without
- * running them. Their own memory (basis EMA, premium samples, overrides) is not journaled: after a restart the
- * EMA and the premium average start again from the next sample, and overrides are gone.
+ * running them. Their own memory (basis EMA, premium samples, a delivery contract's basis rate, overrides) is not
+ * journaled: after a restart the EMA and the premium average start again from the next sample, a delivery contract's
+ * basis rate is the one its journaled mark and index imply, and overrides are gone.
  *
  * One pass at a time, each of its steps submitted after the previous one completed (the state each decision
  * reads is current), in this order:
  *   1. prices, when `priceIntervalMs` of the engine clock passed since the last price step (or on demand):
- *      per contract a new index, mark and indicative rate (futures-prices.ts); a FuturesSetPrices only when
- *      one of them differs from the state;
+ *      per contract a new index, mark and indicative rate (futures-prices.ts; a delivery contract's mark is its
+ *      index plus Gate's reasonable basis, the rate computed again every `basisIntervalMs`); a FuturesSetPrices
+ *      only when one of them differs from the state;
  *   2. funding, for each contract whose next funding time the engine clock reached: a FuturesFunding at the
  *      rate of now (the mean premium since the last funding, or the override); the premium samples restart;
  *   3. expiry, for each delivery contract whose expire time the engine clock reached: its owners' orders
@@ -30,9 +32,10 @@ import { ResultCode } from '../../core/result-code.js';
 import { ServicePasses } from '../service-passes.js';
 import { expiryDue, expiryStep, isExpired } from './delivery-expiry.js';
 import { emptyLiquidatorStats, type LiquidatorStats, liquidationPass, type PassResult } from './futures-liquidator.js';
+import { isDelivery } from '../../core/futures/contract.js';
 import {
-  basisSample, BookProbe, type DepthReader, freshMemory, fundingRateOf, indexMarketOf, LastPrices, premiumOf, type PriceMemory,
-  rescaleTicks, roundToStep, smoothBasis,
+  type BasisMemory, basisSample, BookProbe, deliveryMark, type DepthReader, freshBasis, freshMemory, fundingRateOf, impliedBasisRate,
+  indexMarketOf, LastPrices, premiumOf, type PriceMemory, reasonableBasisRate, rescaleTicks, roundToStep, smoothBasis,
 } from './futures-prices.js';
 
 /** What the services run on: an ExchangeGateway (either runner) has it. */
@@ -50,6 +53,8 @@ export interface FuturesServiceOptions {
   readonly markEmaSamples?: number | undefined;
   /** Largest |basis| / index, 10^-8. Default 500_000 (0.5 %). */
   readonly markBasisCap?: bigint | undefined;
+  /** Engine-clock ms between computations of a delivery contract's reasonable basis rate. Default 60 000 (Gate: about a minute). */
+  readonly basisIntervalMs?: number | undefined;
   /** Engine-clock ms between periodic liquidation scans. Default 1000. */
   readonly liquidationIntervalMs?: number | undefined;
   /** Liquidations per pass at most. Default 1000. */
@@ -64,7 +69,7 @@ export interface FuturesServiceOptions {
 }
 
 export const FUTURES_SERVICE_DEFAULTS = {
-  priceIntervalMs: 1000, markEmaSamples: 30, markBasisCap: 500_000n, liquidationIntervalMs: 1000, liquidationsPerPass: 1000,
+  priceIntervalMs: 1000, markEmaSamples: 30, markBasisCap: 500_000n, basisIntervalMs: 60_000, liquidationIntervalMs: 1000, liquidationsPerPass: 1000,
   checkMs: 100, scheduledFunding: true,
 } as const;
 
@@ -94,6 +99,8 @@ export class FuturesServices {
   readonly #last: LastPrices;
   readonly #probe: BookProbe;
   readonly #memory: PriceMemory[];
+  /** Per contract: a delivery contract's basis rate (unused for perpetuals). */
+  readonly #basis: BasisMemory[];
   readonly #indexOverride: (number | undefined)[];
   readonly #markOverride: (number | undefined)[];
   readonly #rateOverride: (bigint | undefined)[];
@@ -117,7 +124,7 @@ export class FuturesServices {
     const d = FUTURES_SERVICE_DEFAULTS;
     this.#opt = {
       priceIntervalMs: o.priceIntervalMs ?? d.priceIntervalMs, markEmaSamples: o.markEmaSamples ?? d.markEmaSamples,
-      markBasisCap: o.markBasisCap ?? d.markBasisCap, liquidationIntervalMs: o.liquidationIntervalMs ?? d.liquidationIntervalMs,
+      markBasisCap: o.markBasisCap ?? d.markBasisCap, basisIntervalMs: o.basisIntervalMs ?? d.basisIntervalMs, liquidationIntervalMs: o.liquidationIntervalMs ?? d.liquidationIntervalMs,
       liquidationsPerPass: o.liquidationsPerPass ?? d.liquidationsPerPass, checkMs: o.checkMs ?? d.checkMs,
       scheduledFunding: o.scheduledFunding ?? d.scheduledFunding,
     };
@@ -125,6 +132,7 @@ export class FuturesServices {
     this.#last = new LastPrices(this.#ex);
     this.#probe = new BookProbe((m, side, limit, prices, lots) => host.depth(m, side, limit, prices, lots));
     this.#memory = Array.from({ length: n }, freshMemory);
+    this.#basis = Array.from({ length: n }, freshBasis);
     this.#indexOverride = new Array<number | undefined>(n).fill(undefined);
     this.#markOverride = new Array<number | undefined>(n).fill(undefined);
     this.#rateOverride = new Array<bigint | undefined>(n).fill(undefined);
@@ -268,13 +276,18 @@ export class FuturesServices {
       // A mark override on a contract without any index source stands for the index too.
       const index = this.#indexOf(ci) ?? this.#markOverride[ci];
       if (index === undefined || index <= 0) continue;
-      const mem = this.#memory[ci]!;
-      const basis = smoothBasis(mem, basisSample(this.#ex, this.#probe, this.#last, ci, index), this.#opt.markEmaSamples,
-        this.#opt.markBasisCap, index);
-      mem.premiumSum += premiumOf(this.#ex, this.#probe, ci, index);
-      mem.premiumCount++;
       const forced = this.#markOverride[ci];
-      const mark = roundToStep(forced ?? index + basis, k.markTick);
+      let fair: number;
+      if (isDelivery(k)) {
+        fair = this.#deliveryMark(ci, index, now);
+      } else {
+        const mem = this.#memory[ci]!;
+        fair = index + smoothBasis(mem, basisSample(this.#ex, this.#probe, this.#last, ci, index), this.#opt.markEmaSamples,
+          this.#opt.markBasisCap, index);
+        mem.premiumSum += premiumOf(this.#ex, this.#probe, ci, index);
+        mem.premiumCount++;
+      }
+      const mark = roundToStep(forced ?? fair, k.markTick);
       const rate = this.#rateOf(ci);
       if (mark === S.mark[ci] && index === S.index[ci] && rate === S.indicativeRate[ci] && S.nextFunding[ci] !== 0) continue;
       const c = this.#cmd.clear();
@@ -287,6 +300,24 @@ export class FuturesServices {
       }
     }
     return moved;
+  }
+
+  /**
+   * Delivery contract `ci`'s mark before rounding at `index`: the index plus Gate's reasonable basis, its rate computed
+   * again when `basisIntervalMs` passed since the last attempt (kept when the book does not allow it). A services start
+   * takes the rate the state's mark and index imply, so a restart does not move the mark.
+   */
+  #deliveryMark(ci: number, index: number, now: number): number {
+    const S = this.#ex.futures;
+    const k = S.contracts[ci]!;
+    const mem = this.#basis[ci]!;
+    if (mem.triedUs === Number.NEGATIVE_INFINITY) mem.rate = impliedBasisRate(k, S.mark[ci]!, S.index[ci]!, now);
+    if (now >= mem.triedUs + this.#opt.basisIntervalMs * 1000) {
+      mem.triedUs = now;
+      const rate = reasonableBasisRate(this.#ex, this.#probe, ci, index, now);
+      if (rate !== undefined) mem.rate = rate;
+    }
+    return deliveryMark(k, index, mem.rate, now);
   }
 
   /** Step 2 for contract `ci`. */

@@ -106,3 +106,13 @@ export function apiRequest(key: string, secret: string, channel: string, reqId: 
   return { id: reqId, time: ts, channel, event: 'api',
     payload: { req_id: reqId, timestamp: String(ts), api_key: key, signature, req_param: reqParam } };
 }
+
+/** True for one error reply: a failed subscription or request, a rejected order entry, or a batch of failures. */
+export const isErrorReply = (f: Frame): boolean => {
+  // A batch placement answers 200 with one failure per order.
+  const batch = (f.data as { result?: unknown } | undefined)?.result;
+  if (Array.isArray(batch) && batch.length > 0 && batch.every((o) => (o as { succeeded?: boolean }).succeeded === false)) return true;
+  if (f.error !== undefined) return (f.result as { status?: string } | undefined)?.status === 'fail';
+  const data = f.data as { errs?: { label?: string } } | undefined;
+  return typeof data?.errs?.label === 'string' && f.ack === false;
+};
