@@ -2,7 +2,8 @@
  * The account-book entries the private balance channels push (futures.balances, options.balances): per subscribed
  * topic a (user, account kind, sub-account, currency), and the entries written since the last command, read once
  * per command from the ledger's book. Topics nobody holds any more are dropped at the next step.
- * Costs per command: one comparison when no entry was written; else one account-book read per subscribed topic.
+ * Costs per command: one comparison when no entry was written (no allocation: the push callback is given once,
+ * at construction); else one account-book read per subscribed topic.
  */
 import type { Exchange } from '../../core/exchange/exchange.js';
 import type { AccountBookEntry } from '../../core/ledger/queries.js';
@@ -10,16 +11,21 @@ import type { Publisher } from './publisher.js';
 
 interface Followed { readonly uid: number; readonly kind: number; readonly sub: number; readonly currency: string }
 
+/** Pushes `entries` (oldest first) of followed `topic` of `uid`, written by the command at `timeUs`. */
+export type BookEntriesPush = (topic: string, uid: number, entries: readonly AccountBookEntry[], timeUs: number) => void;
+
 export class AccountBookFollower {
   readonly #ex: Exchange;
   readonly #out: Publisher;
+  readonly #push: BookEntriesPush;
   readonly #topics = new Map<string, Followed>();
   /** The newest account-book entry already considered. */
   #seen: number;
 
-  constructor(ex: Exchange, out: Publisher) {
+  constructor(ex: Exchange, out: Publisher, push: BookEntriesPush) {
     this.#ex = ex;
     this.#out = out;
+    this.#push = push;
     this.#seen = ex.ledger.bookLastId;
   }
 
@@ -28,8 +34,8 @@ export class AccountBookFollower {
     this.#topics.set(topic, { uid, kind, sub, currency });
   }
 
-  /** After a command: `push(topic, uid, entries)` per followed topic the command wrote entries for, oldest first. */
-  step(push: (topic: string, uid: number, entries: readonly AccountBookEntry[]) => void): void {
+  /** After the command at `timeUs`: the push callback per followed topic the command wrote entries for. */
+  step(timeUs: number): void {
     const L = this.#ex.ledger;
     const after = this.#seen;
     this.#seen = L.bookLastId;
@@ -40,7 +46,7 @@ export class AccountBookFollower {
         continue;
       }
       const entries = L.accountBook(f.uid, { kind: f.kind, sub: f.sub, currency: f.currency, afterId: after, limit: Number.MAX_SAFE_INTEGER });
-      if (entries.length > 0) push(topic, f.uid, entries.reverse());
+      if (entries.length > 0) this.#push(topic, f.uid, entries.reverse(), timeUs);
     }
   }
 }

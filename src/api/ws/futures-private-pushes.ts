@@ -96,7 +96,11 @@ export class FuturesPrivatePushes extends PushObserver {
     super('futures private websocket push');
     this.#ex = gateway.exchange;
     this.#out = out;
-    this.#balances = new AccountBookFollower(this.#ex, out);
+    this.#balances = new AccountBookFollower(this.#ex, out, (topic, uid, entries, t) => this.#publish([topic], 'futures.balances', entries.map((e) => {
+      const r = renderFuturesBookEntry(this.#ex, e);
+      return { balance: Number(e.balance), change: Number(e.change), text: r.text, time: Math.floor(e.time / 1e6), time_ms: ms(e.time),
+        type: r.type, user: String(uid), currency: e.currency };
+    }), t));
     const S = this.#ex.futures;
     this.#liquidations = new HistoryCursor(S.liquidations);
     this.#adl = new HistoryCursor(S.adl);
@@ -115,11 +119,7 @@ export class FuturesPrivatePushes extends PushObserver {
   override onResult(code: ResultCode, cmd: Command, events: BookEvents): void {
     if (this.stopped) return;
     const t = cmd.time;
-    this.#balances.step((topic, uid, entries) => this.#publish([topic], 'futures.balances', entries.map((e) => {
-      const r = renderFuturesBookEntry(this.#ex, e);
-      return { balance: Number(e.balance), change: Number(e.change), text: r.text, time: Math.floor(e.time / 1e6), time_ms: ms(e.time),
-        type: r.type, user: String(uid), currency: e.currency };
-    }), t));
+    this.#balances.step(t);
     this.#histories(t);
     // A rejected command changed nothing (as spot's push feed): no order, trade or position pushes.
     if (code !== ResultCode.Ok) return;

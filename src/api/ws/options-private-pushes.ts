@@ -83,7 +83,7 @@ export class OptionsPrivatePushes extends PushObserver {
     super('options private websocket push');
     const ex = this.#ex = gateway.exchange;
     this.#out = out;
-    this.#balances = new AccountBookFollower(ex, out);
+    this.#balances = new AccountBookFollower(ex, out, (topic, uid, entries, t) => this.#publish([topic], 'options.balances', entries.map((e) => balancePush(this.#ex, uid, e)), t));
     this.#settlements = new HistoryCursor(ex.options.userSettlements);
     this.#closes = CLOSE_HISTORIES.map((history) => ({ history, cursor: new HistoryCursor(history.rows(ex)) }));
     this.#liquidations = LIQUIDATION_HISTORIES.map((history) => ({ history, cursor: new HistoryCursor(history.rows(ex)) }));
@@ -99,7 +99,7 @@ export class OptionsPrivatePushes extends PushObserver {
   override onResult(code: ResultCode, cmd: Command, events: BookEvents): void {
     if (this.stopped) return;
     const t = cmd.time;
-    this.#balances.step((topic, uid, entries) => this.#publish([topic], 'options.balances', entries.map((e) => balancePush(this.#ex, uid, e)), t));
+    this.#balances.step(t);
     this.#histories(t);
     if (code !== ResultCode.Ok || !isBookCommand(cmd.type)) return;
     const ci = this.#ex.options.contractOf(cmd.market);
