@@ -1,7 +1,7 @@
 // Gate's APIv4 signature: the server's check agrees with an independent node:crypto computation.
 import { createHash, createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { hmacSha512, queryCandidates, signRequest, verifySignature } from '../../src/api/auth/signature.js';
+import { hmacSha512, hmacSha512Hex, queryCandidates, signRequest, verifySignature } from '../../src/api/auth/signature.js';
 
 const EMPTY_SHA512 = 'cf83e1357eefb8bdf1542850d66d8007d620e4050b5715dc83f4a921d36ce9ce47d0d13c5d85f2b0ff8318d2877eec2f63b931bd47417a81a538327af927da3e';
 
@@ -43,15 +43,28 @@ describe('signature', () => {
     const messages = ['', 'POST\n/api/v4/spot/orders\n\nabc\n1', 'ünïcödé ' + 'm'.repeat(1000)];
     for (const secret of secrets) {
       for (const message of messages) {
-        expect(hmacSha512(secret, message).toString('hex')).toBe(createHmac('sha512', secret).update(message).digest('hex'));
-        expect(hmacSha512(secret, message).toString('hex')).toBe(createHmac('sha512', secret).update(message).digest('hex'));
+        const want = createHmac('sha512', secret).update(message).digest('hex');
+        expect(hmacSha512(secret, message).toString('hex')).toBe(want);
+        expect(hmacSha512(secret, message).toString('hex')).toBe(want);
+        // The string path (ASCII secrets) and the Buffer path (others), each twice: the pads are cached.
+        expect(hmacSha512Hex(secret, message)).toBe(want);
+        expect(hmacSha512Hex(secret, message)).toBe(want);
       }
     }
   });
 
-  it('accepts an upper-case hex SIGN', () => {
-    const sign = signRequest('s', 'GET', '/api/v4/spot/accounts', '', '', '1');
-    expect(verifySignature('s', 'GET', '/api/v4/spot/accounts', '', '', '1', sign.toUpperCase())).toBe(true);
+  it('accepts an upper-case or mixed-case hex SIGN, for ASCII and non-ASCII secrets', () => {
+    for (const secret of ['s', 'clé-秘密-🔑', 'x'.repeat(300)]) {
+      const sign = signRequest(secret, 'GET', '/api/v4/spot/accounts', '', '', '1');
+      const mixed = [...sign].map((c, i) => (i % 2 === 0 ? c.toUpperCase() : c)).join('');
+      expect(verifySignature(secret, 'GET', '/api/v4/spot/accounts', '', '', '1', sign.toUpperCase())).toBe(true);
+      expect(verifySignature(secret, 'GET', '/api/v4/spot/accounts', '', '', '1', mixed)).toBe(true);
+      // One digit off anywhere fails.
+      for (const at of [0, 63, 127]) {
+        const flipped = sign.slice(0, at) + (sign[at] === '0' ? '1' : '0') + sign.slice(at + 1);
+        expect(verifySignature(secret, 'GET', '/api/v4/spot/accounts', '', '', '1', flipped)).toBe(false);
+      }
+    }
   });
 
   it('survives a malformed percent-encoding', () => {
