@@ -20,7 +20,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, startNatsServer } from '../../test/replication/nats-server.js';
+import { freePort, startNatsServer } from '../../test/support/nats-server.js';
 import { openAll } from './http-conn.js';
 import { BENCH_KEYS, cancelRequest, placeRequest } from './protocol.js';
 import { config } from './sim-config.js';

@@ -14,7 +14,7 @@ import type { SimulatorConfig } from '../../src/sim/config-file.js';
 import { type ReplicatedNode, startNode } from '../../src/sim/follower-node.js';
 import { plainFetch, signedFetch, TEST_CONFIG } from '../api/http-helpers.js';
 import { ccxtProGate } from '../support/clients.js';
-import { freePort, type NatsServer, startNatsServer } from './nats-server.js';
+import { freePort, type NatsServer, startNatsServer } from '../support/nats-server.js';
 
 type J = Record<string, unknown>;
 let nats: NatsServer;
