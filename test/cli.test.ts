@@ -79,6 +79,7 @@ describe('--help of the soaks', () => {
   it.each([
     ['soak/engine.ts', 'npm run soak:engine --', '--shards LIST'],
     ['soak/server.ts', 'npm run soak:server --', '--runner R'],
+    ['soak/failover.ts', 'npm run soak:failover --', '--cycles N'],
   ])('%s --help prints its usage and exits 0 before any work', async (script, usage, flag) => {
     const r = await run(script, ['--help']);
     expect(r.code).toBe(0);
