@@ -57,6 +57,7 @@ export function logSpec(c: LogConfig): Required<LogSpec> {
   return {
     type: 'jetstream', servers: c.servers, stream: c.stream, leaseMs: c.lease_ms ?? 3000,
     checkpointEvery: c.checkpoint_every ?? 10_000, snapshotEvery: c.snapshot_every ?? 1_000_000, replicas: c.replicas ?? 1,
+    readWaitMs: c.read_wait_ms ?? 5000,
   };
 }
 
@@ -213,7 +214,8 @@ export class ReplicatedNode {
     this.#leaderGateway = undefined;
     this.#sim = await startSimulator(this.config, {
       ...this.options, extraRoutes: [...(this.options.extraRoutes ?? []), this.#routes()],
-      replica: { gateway, resumed: true, follower: true, refuseWrites: () => this.#refusal() },
+      replica: { gateway, resumed: true, follower: true, refuseWrites: () => this.#refusal(), seq: () => follower.appliedSeq,
+        waitFor: (seq) => follower.whenApplied(seq, this.spec.readWaitMs) },
     });
     await follower.start();
     this.#role = 'follower';
@@ -342,7 +344,7 @@ export class ReplicatedNode {
     });
     this.#sim = await startSimulator(this.config, {
       ...this.options, extraRoutes: [...(this.options.extraRoutes ?? []), this.#routes()],
-      replica: { gateway, resumed: appliedSeq > 0, follower: false },
+      replica: { gateway, resumed: appliedSeq > 0, follower: false, seq: () => engine.sequencer.lastSeq },
     });
     this.#role = 'leader';
     this.#leader = this.#lease!.held;

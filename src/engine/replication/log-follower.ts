@@ -52,6 +52,8 @@ export interface FollowerStatus {
   readonly failure: string | undefined;
 }
 
+interface Waiter { readonly seq: number; readonly resolve: (applied: boolean) => void; readonly timer: NodeJS.Timeout }
+
 export class LogFollower {
   readonly #ls: LogStream;
   readonly #gw: FollowerGateway;
@@ -82,6 +84,8 @@ export class LogFollower {
   #stopped = false;
   /** Times the watchdog replaced a stalled consumer. */
   restarts = 0;
+  /** Reads waiting for an engine seq (whenApplied). */
+  readonly #waiters: Waiter[] = [];
 
   constructor(ls: LogStream, gateway: FollowerGateway, options: FollowerOptions) {
     this.#ls = ls;
@@ -159,6 +163,36 @@ export class LogFollower {
     }
   }
 
+  /**
+   * Resolves true once engine seq `seq` is applied, false when `timeoutMs` passed first or the follower failed
+   * (read-your-writes: api/server.ts holds a read carrying X-Rm-Min-Seq on it). Waiters are woken after each
+   * stream message, not per record.
+   */
+  whenApplied(seq: number, timeoutMs: number): Promise<boolean> {
+    if (this.#appliedSeq >= seq) return Promise.resolve(true);
+    if (this.#failure !== undefined || this.#stopped) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const w = { seq, resolve, timer: setTimeout(() => this.#unwait(w, false), timeoutMs) };
+      this.#waiters.push(w);
+    });
+  }
+
+  #unwait(w: Waiter, result: boolean): void {
+    const i = this.#waiters.indexOf(w);
+    if (i < 0) return;
+    this.#waiters.splice(i, 1);
+    clearTimeout(w.timer);
+    w.resolve(result);
+  }
+
+  /** Wakes the waiters whose seq is applied (all of them, false, once the follower failed or stopped). */
+  #wake(): void {
+    for (const w of [...this.#waiters]) {
+      if (this.#appliedSeq >= w.seq) this.#unwait(w, true);
+      else if (this.#failure !== undefined || this.#stopped) this.#unwait(w, false);
+    }
+  }
+
   /** Resolves once every message up to stream seq `seq` was handled (or the follower failed); bounded. */
   async caughtUp(seq: number, timeoutMs: number): Promise<boolean> {
     const until = Date.now() + timeoutMs;
@@ -173,6 +207,7 @@ export class LogFollower {
     while (this.#reopening) await new Promise((r) => setTimeout(r, 5));
     this.#messages?.stop();
     await this.#loop?.catch(() => undefined);
+    this.#wake();
     while (this.#snapshotting) await new Promise((r) => setTimeout(r, 5));
   }
 
@@ -207,6 +242,7 @@ export class LogFollower {
       }
     }
     this.#appliedStream = m.seq;
+    if (this.#waiters.length > 0) this.#wake();
     this.#maybeSnapshot();
   }
 
@@ -233,6 +269,7 @@ export class LogFollower {
   #fail(reason: string): void {
     if (this.#failure !== undefined) return;
     this.#failure = reason;
+    this.#wake();
     this.#gw.stop(ResultCode.EngineStopped, `replication follower stopped: ${reason}`);
     console.error(`ringmatch: REPLICATION FOLLOWER STOPPED: ${reason}; nothing more is applied (GET /sim/replication)`);
     this.#messages?.stop();
