@@ -65,6 +65,7 @@ describe('--help of the benchmarks', () => {
     ['bench/api/ws.bench.ts', 'npm run bench:ws --', '--subscribers=N'],
     ['bench/api/handler-drive.ts', 'npm run bench:handler --', '--requests=N'],
     ['bench/backtest/replay.bench.ts', 'npm run bench:replay --', 'docs/replay.md'],
+    ['bench/api/replication.bench.ts', 'npm run bench:replication --', '--rounds=N'],
   ])('%s --help prints its usage and exits 0 before any work', async (script, usage, flag) => {
     const r = await run(script, ['--help']);
     expect(r.code).toBe(0);

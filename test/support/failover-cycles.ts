@@ -14,10 +14,8 @@
 // Every loop is bounded in count and time.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash, createHmac } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { SimClock } from '../../src/core/clock.js';
 import { Command, CommandType } from '../../src/core/command.js';
 import { Prng } from '../../src/core/prng.js';
@@ -27,10 +25,7 @@ import { openLogStream } from '../../src/engine/replication/log-stream.js';
 import type { SimulatorConfig } from '../../src/sim/config-file.js';
 import { simulatorSetup } from '../../src/sim/simulator-setup.js';
 import { freePort } from './nats-server.js';
-
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-/** From the sources: tsx runs src/cli.ts; from dist/ (the soak): plain node runs the built src/cli.js. */
-const CLI = existsSync(join(ROOT, 'src/cli.ts')) ? ['--import', 'tsx', 'src/cli.ts'] : ['src/cli.js'];
+import { CLI_ARGS, REPO_ROOT } from './node-cli.js';
 const START_LIMIT_MS = 60_000;
 
 type J = Record<string, unknown>;
@@ -127,8 +122,8 @@ async function until(what: string, ok: () => Promise<boolean> | boolean, ms: num
 
 /** Starts (or restarts) a node; resolves once its HTTP front answers. */
 async function start(n: Node, follow: boolean): Promise<void> {
-  const proc = spawn(process.execPath, [...CLI, 'start', '--config', n.config, ...(follow ? ['--follow'] : [])],
-    { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+  const proc = spawn(process.execPath, [...CLI_ARGS, 'start', '--config', n.config, ...(follow ? ['--follow'] : [])],
+    { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
   n.proc = proc;
   proc.stderr.on('data', (d: Buffer) => { n.log = (n.log + d.toString()).slice(-20_000); });
   await until(`${n.name} to serve`, async () => {
