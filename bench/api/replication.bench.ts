@@ -13,9 +13,13 @@
  * The three servers (file journal alone; JetStream leader; the leader with its follower) run side by side and
  * their phases alternate for `--rounds` rounds; each row is the median of its phases, so a busy neighbour on a
  * shared machine slows all rows alike.
- * Lag at half load: the same requests paced at half the median rate of the leader-with-follower row, while the
- * follower's GET /sim/replication is sampled every 50 ms (`lag_ms`: how long before its application the
- * newest applied message was stored in the stream; `lag_stream_messages`: stream messages not yet applied).
+ * Lag at half load: the same requests paced at half the median rate of the leader-with-follower row. Every 50 ms:
+ * - `ack_to_follower_read_ms`: a read of the follower's book carrying X-Rm-Min-Seq = the highest X-Rm-Seq the
+ *   leader's answers have shown so far; the follower holds it until it has applied that seq (read-your-writes),
+ *   so its duration is how long after a write's acknowledgement reached the client the follower could serve it
+ *   (one loopback HTTP round trip included);
+ * - the follower's GET /sim/replication: `lag_ms`, how long before its application the newest applied message
+ *   was stored in the stream, and `lag_stream_messages`, stream messages not yet applied.
  * Catch-up: a fresh follower started after the load (no snapshot: the whole stream) until it reaches the
  * leader's seq. Failover: SIGKILL of the leader, then one signed order a try on fresh connections to the
  * follower until one is acknowledged (lease_ms 3000).
@@ -78,7 +82,7 @@ const used = new Map<number, number>();
  * next request when answered) unless `rate` is given: then requests leave at that rate at most (a token bucket
  * refilled every 5 ms), so the server is not driven to saturation.
  */
-async function load(port: number, sample?: () => void, rate?: number): Promise<number> {
+async function load(port: number, sample?: () => void, rate?: number, onSeq?: (seq: number) => void): Promise<number> {
   const ts = String(Math.floor(Date.now() / 1000));
   const reqs: Buffer[] = [];
   const total = QUICK ? 40_000 : 120_000;
@@ -96,6 +100,8 @@ async function load(port: number, sample?: () => void, rate?: number): Promise<n
   const conns = await openAll(port, CONNECTIONS, (e) => { throw e; });
   const idle: typeof conns = [];
   let tokens = rate === undefined ? Number.POSITIVE_INFINITY : 1;
+  // A burst of up to 100 ms of requests: a pacer tick that comes late (a busy machine) does not lose the rate.
+  const burst = rate === undefined ? 0 : Math.max(CONNECTIONS, rate / 10);
   const send = (c: (typeof conns)[number]): void => {
     if (stop || next >= total) return;
     if (tokens < 1) { idle.push(c); return; }
@@ -105,13 +111,17 @@ async function load(port: number, sample?: () => void, rate?: number): Promise<n
   let last = performance.now();
   const pacer = rate === undefined ? undefined : setInterval(() => {
     const now = performance.now();
-    tokens = Math.min(CONNECTIONS, tokens + (rate * (now - last)) / 1000);
+    tokens = Math.min(burst, tokens + (rate * (now - last)) / 1000);
     last = now;
     while (idle.length > 0 && tokens >= 1) send(idle.shift()!);
   }, 5);
   for (const c of conns) {
-    c.onAnswer = (status) => {
+    c.onAnswer = (status, answer, bodyAt) => {
       if (counting && status >= 200 && status < 300) ok++;
+      if (onSeq !== undefined) {
+        const m = /\r\nx-rm-seq: *(\d+)/i.exec(answer.toString('latin1', 0, bodyAt));
+        if (m !== null) onSeq(Number(m[1]));
+      }
       send(c);
     };
     send(c);
@@ -178,7 +188,13 @@ try {
   // Follower lag at half of the leader-with-follower rate.
   const lagMs: number[] = [];
   const lagMsgs: number[] = [];
+  const visibleMs: number[] = [];
+  let ackedSeq = 0;
   const sample = (): void => {
+    const want = ackedSeq;
+    const t = performance.now();
+    void fetch(`http://127.0.0.1:${follower.port}/api/v4/spot/order_book?currency_pair=BTC_USDT&limit=1`, { headers: { 'X-Rm-Min-Seq': String(want) } })
+      .then(async (r) => { await r.arrayBuffer(); if (r.status === 200 && want > 0) visibleMs.push(Math.round((performance.now() - t) * 10) / 10); }, () => undefined);
     void get(follower.port, '/sim/replication').then((r) => {
       const f = r?.follower as { lag_ms: number; applied_stream_seq: number } | undefined;
       const last = (r?.stream as { last_seq: number } | undefined)?.last_seq;
@@ -188,8 +204,9 @@ try {
     });
   };
   const halfOffered = logRate / 2;
-  const halfAchieved = await load(leader.port, sample, halfOffered);
-  info(`half load: ${Math.round(halfAchieved)}/s of ${Math.round(halfOffered)}/s offered; lag p50 ${pct(lagMs, 0.5)} ms, p99 ${pct(lagMs, 0.99)} ms`);
+  const halfAchieved = await load(leader.port, sample, halfOffered, (seq) => { if (seq > ackedSeq) ackedSeq = seq; });
+  info(`half load: ${Math.round(halfAchieved)}/s of ${Math.round(halfOffered)}/s offered; ack to follower read p50 ${pct(visibleMs, 0.5)} ms, `
+    + `p99 ${pct(visibleMs, 0.99)} ms`);
   plain.proc.kill('SIGTERM');
 
   // Catch-up: a fresh follower reads the whole stream with no load running.
@@ -237,6 +254,7 @@ try {
     ratio: Math.round((leaderAlone / plainRate) * 1000) / 1000, ratio_with_follower: Math.round((logRate / plainRate) * 1000) / 1000,
     half_load: {
       offered_per_s: Math.round(halfOffered), achieved_per_s: Math.round(halfAchieved),
+      ack_to_follower_read_ms: { p50: pct(visibleMs, 0.5), p99: pct(visibleMs, 0.99), max: pct(visibleMs, 1), samples: visibleMs.length },
       follower_lag_ms: { p50: pct(lagMs, 0.5), p99: pct(lagMs, 0.99), max: pct(lagMs, 1), samples: lagMs.length },
       follower_lag_stream_messages: { p50: pct(lagMsgs, 0.5), p99: pct(lagMsgs, 0.99), max: pct(lagMsgs, 1) },
     },
@@ -252,8 +270,10 @@ try {
       `replication (${report.cpus} × ${report.cpu}, ${report.node}, load average ${report.load_average.join(' ')}; medians of ${ROUNDS} × ${SECONDS} s phases)`,
       `  signed orders/s   file journal ${report.file_journal_orders_per_s}   + JetStream log ${report.jetstream_log_orders_per_s} (${report.ratio}×)`
         + `   + follower ${report.jetstream_log_with_follower_orders_per_s} (${report.ratio_with_follower}×)`,
-      `  follower lag at ${h.achieved_per_s}/s (half load)   p50 ${h.follower_lag_ms.p50} ms   p99 ${h.follower_lag_ms.p99} ms   max ${h.follower_lag_ms.max} ms`
-        + `   (${h.follower_lag_ms.samples} samples; stream messages behind p99 ${h.follower_lag_stream_messages.p99})`,
+      `  at ${h.achieved_per_s}/s (half load): acknowledged write readable on the follower after p50 ${h.ack_to_follower_read_ms.p50} ms, `
+        + `p99 ${h.ack_to_follower_read_ms.p99} ms, max ${h.ack_to_follower_read_ms.max} ms (${h.ack_to_follower_read_ms.samples} samples)`,
+      `  follower apply lag (stored in the stream → applied)   p50 ${h.follower_lag_ms.p50} ms   p99 ${h.follower_lag_ms.p99} ms   max ${h.follower_lag_ms.max} ms`
+        + `   (stream messages behind p99 ${h.follower_lag_stream_messages.p99})`,
       `  failover (kill -9 → first 201, lease ${LEASE_MS} ms)   ${report.failover_ms} ms`,
       `  catch-up of a fresh follower   ${report.catch_up.commands} commands in ${report.catch_up.ms_to_end} ms (${report.catch_up.commands_per_s}/s)`,
       `  commands per JetStream message   ${report.commands_per_batch}`,

@@ -143,7 +143,7 @@ export class ReplicatedNode {
         lease_until_ms: this.#leader.until },
       stream: { name: this.spec.stream, last_seq: this.#streamLastSeq },
       follower: f === undefined || this.#role === 'leader' ? null : {
-        applied_seq: f.appliedSeq, applied_stream_seq: f.appliedStreamSeq, lag_messages: f.lagMessages, lag_ms: Math.round(f.lagMs),
+        applied_seq: f.appliedSeq, applied_stream_seq: f.appliedStreamSeq, lag_messages: f.lagMessages, lag_ms: Math.round(f.lagMs * 10) / 10,
         checkpoints_verified: f.checkpointsVerified, last_checkpoint: f.lastCheckpoint ?? null, dropped_stale: f.droppedStale,
         snapshots_stored: f.snapshotsTaken, consumer_restarts: f.restarts, failure: f.failure ?? null,
       },

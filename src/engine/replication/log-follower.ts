@@ -217,7 +217,7 @@ export class LogFollower {
     if (m.seq <= this.#appliedStream) return; // Redelivered after a reopening.
     this.#current = m.seq;
     this.#lagMessages = m.info.pending;
-    this.#lagMs = Math.max(0, Date.now() - m.info.timestampNanos / 1e6);
+    this.#lagMs = Math.max(0, performance.timeOrigin + performance.now() - m.info.timestampNanos / 1e6);
     // The header (stream seq 1) was checked when the node started.
     if (kind === 'epoch') {
       const e = Number(m.headers!.get(HDR_EPOCH));
