@@ -155,7 +155,9 @@ export class ReplicatedNode {
     };
   }
 
+  /** Stops the node (a leader drains its publisher and releases the lease); a second call does nothing. */
   async close(): Promise<void> {
+    if (this.#role === 'closed') return;
     if (this.#timer !== undefined) clearInterval(this.#timer);
     this.#timer = undefined;
     while (this.#busy) await new Promise((r) => setTimeout(r, 10));

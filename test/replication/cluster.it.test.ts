@@ -4,21 +4,19 @@
 // stream leader; every order acknowledged at any point is in the stream exactly once, nothing is in it twice,
 // and the follower reaches the leader's state hash.
 import { appendFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Command, CommandType } from '../../src/core/command.js';
 import { RecordScanner } from '../../src/engine/journal/reader.js';
 import { type LogStream, openLogStream } from '../../src/engine/replication/log-stream.js';
-import { type ReplicatedNode, startNode } from '../../src/sim/follower-node.js';
-import { plainFetch, signedFetch, TEST_CONFIG } from '../api/http-helpers.js';
-import { freePort, type NatsServer, startNatsCluster } from '../support/nats-server.js';
+import type { ReplicatedNode } from '../../src/sim/follower-node.js';
+import { plainFetch, signedFetch } from '../api/http-helpers.js';
+import { type NatsServer, startNatsCluster } from '../support/nats-server.js';
+import { replicationEnv, until as waitUntil } from './replication-env.js';
 
 type J = Record<string, unknown>;
-let cluster: NatsServer[];
-let dir: string;
-const nodes: ReplicatedNode[] = [];
+let cluster: NatsServer[] = [];
+const env = replicationEnv('r3', async () => (cluster = await startNatsCluster(3)));
 const t0 = Date.now();
 const lines: string[] = [];
 const note = (m: string): void => {
@@ -26,39 +24,15 @@ const note = (m: string): void => {
   lines.push(line);
   if (process.env.RM_NATS_LOG !== undefined) appendFileSync(join(process.env.RM_NATS_LOG, 'nodes.log'), `${line}\n`);
 };
+/** A bounded wait whose failure carries the nodes' log lines. */
+const until = (what: string, ok: () => Promise<boolean> | boolean, ms = 20_000): Promise<number> => waitUntil(what, ok, ms, () => `\n${lines.join('\n')}`);
 
-beforeAll(async () => {
-  cluster = await startNatsCluster(3);
-  dir = await mkdtemp(join(tmpdir(), 'ringmatch-r3-'));
-});
-afterAll(async () => {
-  for (const n of nodes) await n.close().catch(() => undefined);
-  for (const s of cluster ?? []) await s.stop();
-  await rm(dir, { recursive: true, force: true });
-});
-
-async function until(what: string, ok: () => Promise<boolean> | boolean, ms = 20_000): Promise<number> {
-  const start = Date.now();
-  while (!(await Promise.resolve().then(ok).catch(() => false))) {
-    if (Date.now() - start > ms) throw new Error(`timed out waiting for ${what}\n${lines.join('\n')}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return Date.now() - start;
-}
-
-const servers = (): string[] => cluster.map((s) => s.url);
+const servers = (): string[] => env.servers();
 const hashOf = async (port: number): Promise<J> => (await plainFetch(port, '/sim/state_hash')).body as J;
 const order = (port: number, body: J, key: string, secret: string) =>
   signedFetch(port, { method: 'POST', path: '/api/v4/spot/orders', body: JSON.stringify({ currency_pair: 'BTC_USDT', ...body }), key, secret });
-
-async function node(name: string, follow: boolean): Promise<[ReplicatedNode, number]> {
-  const port = await freePort();
-  const n = await startNode({ ...TEST_CONFIG, port, engine: { runner: 'inline', journal: join(dir, `${name}.journal`), fsync: 'batch',
-    log: { type: 'jetstream', servers: servers(), stream: 'r3', replicas: 3, lease_ms: 3000, checkpoint_every: 20, snapshot_every: 0 } } },
-  { host: '127.0.0.1', port, follow, nodeId: name, log: (m) => note(`${name}: ${m}`) });
-  nodes.push(n);
-  return [n, port];
-}
+const node = (name: string, follow: boolean): Promise<[ReplicatedNode, number]> =>
+  env.node(name, 'r3', follow, { replicas: 3, checkpoint_every: 20 }, (m) => note(`${name}: ${m}`));
 
 describe('the replicated log on a 3-server JetStream cluster', () => {
   it('SIGKILL of the NATS server leading the stream under load: the leader keeps writing; nothing lost or doubled', async () => {

@@ -4,49 +4,17 @@
 // produces, on the follower, exactly the same sequence of update frames, byte for byte once parsed, in the
 // same order, channels interleaved as on the leader. Push times are the commands' (engine clock), so nothing
 // in a frame depends on when a node applied it.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { Prng } from '../../src/core/prng.js';
-import { type ReplicatedNode, startNode } from '../../src/sim/follower-node.js';
-import { plainFetch, signedFetch, TEST_CONFIG } from '../api/http-helpers.js';
+import { plainFetch, signedFetch } from '../api/http-helpers.js';
 import { type Frame, nowS, subAuth, TestSocket } from '../api/ws/ws-client.js';
-import { freePort, type NatsServer, startNatsServer } from '../support/nats-server.js';
+import { replicationEnv, until } from './replication-env.js';
 
 type J = Record<string, unknown>;
-let nats: NatsServer;
-let dir: string;
-const nodes: ReplicatedNode[] = [];
+const env = replicationEnv('follower-ws');
 const sockets: TestSocket[] = [];
-
-beforeAll(async () => {
-  nats = await startNatsServer();
-  dir = await mkdtemp(join(tmpdir(), 'ringmatch-follower-ws-'));
-});
-afterAll(async () => {
-  for (const s of sockets) s.close();
-  for (const n of nodes) await n.close().catch(() => undefined);
-  await nats?.stop();
-  await rm(dir, { recursive: true, force: true });
-});
-
-async function node(name: string, follow: boolean): Promise<[ReplicatedNode, number]> {
-  const port = await freePort();
-  const n = await startNode({ ...TEST_CONFIG, port, engine: { runner: 'inline', journal: join(dir, `${name}.journal`), fsync: 'batch',
-    log: { type: 'jetstream', servers: [nats.url], stream: 'ws_same', lease_ms: 3000, checkpoint_every: 25, snapshot_every: 0 } } },
-  { host: '127.0.0.1', port, follow, nodeId: name, log: () => undefined });
-  nodes.push(n);
-  return [n, port];
-}
-
-async function until(what: string, ok: () => Promise<boolean> | boolean, ms = 20_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await ok())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+afterAll(() => { for (const s of sockets) s.close(); });
+const node = (name: string, follow: boolean) => env.node(name, 'ws_same', follow, { checkpoint_every: 25 });
 
 const PUBLIC: [string, string[]][] = [
   ['spot.trades', ['BTC_USDT']], ['spot.obu', ['ob.BTC_USDT.50']], ['spot.order_book_update', ['BTC_USDT', '100ms']],

@@ -2,37 +2,13 @@
 // includes); a client that sends the leader's X-Rm-Seq as X-Rm-Min-Seq to a follower is answered from a state
 // that includes its write: the follower holds the read until it has applied that seq, or answers 503
 // NotCaughtUp (TOO_BUSY) once engine.log.read_wait_ms ran out. A malformed value is a 400 and reads nothing.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ReplicatedNode, startNode } from '../../src/sim/follower-node.js';
-import { plainFetch, signedFetch, TEST_CONFIG } from '../api/http-helpers.js';
-import { freePort, type NatsServer, startNatsServer } from '../support/nats-server.js';
+import { describe, expect, it } from 'vitest';
+import { plainFetch, signedFetch } from '../api/http-helpers.js';
+import { replicationEnv, until } from './replication-env.js';
 
 type J = Record<string, unknown>;
-let nats: NatsServer;
-let dir: string;
-const nodes: ReplicatedNode[] = [];
-
-beforeAll(async () => {
-  nats = await startNatsServer();
-  dir = await mkdtemp(join(tmpdir(), 'ringmatch-ryw-'));
-});
-afterAll(async () => {
-  for (const n of nodes) await n.close().catch(() => undefined);
-  await nats?.stop();
-  await rm(dir, { recursive: true, force: true });
-});
-
-async function node(name: string, follow: boolean): Promise<[ReplicatedNode, number]> {
-  const port = await freePort();
-  const n = await startNode({ ...TEST_CONFIG, port, engine: { runner: 'inline', journal: join(dir, `${name}.journal`), fsync: 'batch',
-    log: { type: 'jetstream', servers: [nats.url], stream: 'ryw', lease_ms: 3000, checkpoint_every: 0, snapshot_every: 0, read_wait_ms: 800 } } },
-  { host: '127.0.0.1', port, follow, nodeId: name, log: () => undefined });
-  nodes.push(n);
-  return [n, port];
-}
+const env = replicationEnv('ryw');
+const node = (name: string, follow: boolean) => env.node(name, 'ryw', follow, { checkpoint_every: 0, read_wait_ms: 800 });
 
 const place = (port: number, price: string, text: string) => signedFetch(port, { method: 'POST', path: '/api/v4/spot/orders',
   body: JSON.stringify({ currency_pair: 'BTC_USDT', side: 'buy', amount: '0.001', price, text }) });
@@ -43,8 +19,7 @@ const seqOf = (h: Headers): number => Number(h.get('x-rm-seq'));
 describe('read-your-writes on a follower', () => {
   it('a follower given the leader\'s X-Rm-Seq answers from a state holding the write, waits for it, or says it is behind', async () => {
     const [leader, lp] = await node('rl', false);
-    const deadline = Date.now() + 10_000;
-    while (leader.role !== 'leader' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+    await until('leadership', () => leader.role === 'leader');
     const [, fp] = await node('rf', true);
 
     // Write on the leader, read at once on the follower with the leader's seq: always the order just placed.

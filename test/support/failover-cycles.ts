@@ -13,7 +13,6 @@
 //   (independent of the follower code) reaches.
 // Every loop is bounded in count and time.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createHash, createHmac } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SimClock } from '../../src/core/clock.js';
@@ -26,10 +25,11 @@ import type { SimulatorConfig } from '../../src/sim/config-file.js';
 import { simulatorSetup } from '../../src/sim/simulator-setup.js';
 import { freePort } from './nats-server.js';
 import { CLI_ARGS, REPO_ROOT } from './node-cli.js';
+import { call, type CallUser } from './signed-call.js';
 const START_LIMIT_MS = 60_000;
 
 type J = Record<string, unknown>;
-interface User { readonly uid: number; readonly key: string; readonly secret: string }
+type User = CallUser;
 const USERS: readonly User[] = [{ uid: 40001, key: 'fk1', secret: 'fs1' }, { uid: 40002, key: 'fk2', secret: 'fs2' },
   { uid: 40003, key: 'fk3', secret: 'fs3' }, { uid: 40004, key: 'fk4', secret: 'fs4' }];
 
@@ -83,31 +83,6 @@ export interface FailoverReport {
 }
 
 interface Node { readonly name: string; readonly port: number; readonly config: string; proc: ChildProcess | undefined; log: string }
-
-function sign(secret: string, method: string, path: string, query: string, body: string, ts: string): string {
-  const bodyHash = createHash('sha512').update(body).digest('hex');
-  return createHmac('sha512', secret).update([method, path, query, bodyHash, ts].join('\n')).digest('hex');
-}
-
-/** A request that never throws: a dead node gives status 0. */
-async function call(port: number, method: string, path: string, opts: { query?: string; body?: unknown; user?: User } = {}):
-  Promise<{ status: number; body: unknown }> {
-  const query = opts.query ?? '';
-  const body = opts.body === undefined ? '' : JSON.stringify(opts.body);
-  const headers: Record<string, string> = body === '' ? {} : { 'Content-Type': 'application/json' };
-  if (opts.user !== undefined) {
-    const ts = String(Math.floor(Date.now() / 1000));
-    Object.assign(headers, { KEY: opts.user.key, Timestamp: ts, SIGN: sign(opts.user.secret, method, path, query, body, ts) });
-  }
-  try {
-    const r = await fetch(`http://127.0.0.1:${port}${path}${query === '' ? '' : `?${query}`}`,
-      { method, headers, body: body === '' ? undefined : body, signal: AbortSignal.timeout(10_000) });
-    const text = await r.text();
-    return { status: r.status, body: text === '' ? undefined : JSON.parse(text) as unknown };
-  } catch {
-    return { status: 0, body: undefined };
-  }
-}
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
