@@ -116,7 +116,7 @@ export class ReplicatedNode {
     this.#header = headerFor(this.#definition, this.#clock.nowUs());
     this.#journalPath = engine.journal;
     this.#log = options.log ?? ((m) => console.warn(`ringmatch: ${m}`));
-    if (engine.runner === 'threaded') this.#log('replication: every node of the replicated log runs the inline runner; engine.runner "threaded" is ignored');
+    if (engine.runner === 'threaded') this.#log('replication: every node of the replicated log runs the inline runner; engine.runner "threaded" is ignored (docs/scale-out.md, Runners)');
   }
 
   get role(): NodeRole { return this.#role; }
