@@ -209,6 +209,11 @@ export const ResultCode = {
    * writes; nothing was applied. The reply names the leader's address.
    */
   NotLeader: -9005,
+  /**
+   * A read sent to a follower of the replicated log with X-Rm-Min-Seq naming an engine seq the follower had not
+   * applied within the wait (api/server.ts); nothing was read. Retry, or read from the leader.
+   */
+  NotCaughtUp: -9006,
 } as const;
 
 export type ResultCode = (typeof ResultCode)[keyof typeof ResultCode];

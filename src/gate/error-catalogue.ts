@@ -114,6 +114,8 @@ export const ERROR_CATALOGUE: Readonly<Record<Rejection, GateError>> = {
     message: 'The journal cannot be written; this write is not durable and writes are refused until a restart (GET /sim/health says why)' },
   [ResultCode.NotLeader]: { label: 'READ_ONLY', status: 403,
     message: 'This node is a read-only follower of the replicated log; send writes to the leader (GET /sim/replication names it)' },
+  [ResultCode.NotCaughtUp]: { label: 'TOO_BUSY', status: 503,
+    message: 'This follower has not yet applied the log up to X-Rm-Min-Seq; retry, or read from the leader (GET /sim/replication names it)' },
 };
 
 /** The Gate error for a rejection code. Throws on Ok or an unknown code (a programmer error). */
