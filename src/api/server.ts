@@ -28,6 +28,7 @@ import { type Route, Router } from './router.js';
 import { registerAccountRoutes } from './routes/account.js';
 import { registerSimRoutes } from './routes/sim.js';
 import { registerSimFuturesRoutes } from './routes/sim-futures.js';
+import { registerSimOptionsRoutes } from './routes/sim-options.js';
 import { registerSpotAccountRoutes } from './routes/spot-account.js';
 import { registerSpotBatchRoutes } from './routes/spot-batch.js';
 import { registerSpotOrderRoutes } from './routes/spot-orders.js';
@@ -239,6 +240,7 @@ export function createHttpHandler(options: ServerOptions): HttpHandler {
   registerFuturesRoutes(router, deps);
   registerSimRoutes(router, deps);
   registerSimFuturesRoutes(router, deps);
+  registerSimOptionsRoutes(router, deps);
   for (const extra of options.extraRoutes ?? []) extra(router, deps);
   const metrics = new ServerMetrics(options.gateway);
   deps.onClose.push(() => metrics.close());

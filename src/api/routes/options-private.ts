@@ -4,7 +4,8 @@
  *   GET    /options/account_book?type=&from=&to=&limit=&offset=    dnw | prem | fee | set, newest first
  *   GET    /options/positions?underlying=          open positions (size ≠ 0)
  *   GET    /options/positions/{contract}           one position (size 0 when never traded)
- *   GET    /options/position_close?underlying=&contract=   positions closed by settlement, newest first
+ *   GET    /options/position_close?underlying=&contract=   positions closed (by a trade, the liquidator or
+ *                                                  settlement: text close | liquidated | settled), newest first
  *   GET    /options/my_settlements?underlying=&contract=&limit=&offset=&from=&to=
  *   POST   /options/orders                         create (201)                                 rate: options-place
  *   GET    /options/orders?status=open|finished&underlying=&contract=&limit=&offset=&from=&to=
@@ -24,7 +25,7 @@ import { ResultCode } from '../../core/result-code.js';
 import { parseOptionContract, parseOptionsOrder, parseUnderlying } from '../../gate/options-request.js';
 import {
   moneyText, optionsBookType, priceText, renderEmptyOptionPosition, renderOptionOrder, renderOptionPosition, renderOptionsAccount, renderOptionsBookEntry,
-  renderOptionTrade,
+  renderOptionsPositionClose, renderOptionTrade,
 } from '../../gate/options-shapes.js';
 import { parseOrderId } from '../../gate/spot-order-request.js';
 import type { ApiDeps } from '../deps.js';
@@ -74,7 +75,7 @@ export function registerOptionsPrivateRoutes(router: Router, deps: ApiDeps): voi
 
   add('GET', '/accounts', 'private', (req, reply) => {
     if (!funded(req.uid)) return reply.error(ResultCode.UserNotFound);
-    reply.json(200, renderOptionsAccount(ex(), req.uid, SETTLE, now()));
+    reply.json(200, renderOptionsAccount(ex(), req.uid, SETTLE));
   });
 
   add('GET', '/account_book', 'private', (req, reply) => {
@@ -111,11 +112,12 @@ export function registerOptionsPrivateRoutes(router: Router, deps: ApiDeps): voi
     const s = scope(req);
     if (typeof s === 'number') return reply.error(s);
     const S = ex().options;
-    reply.json(200, settlementsOf(req, s, 0, Number.MAX_SAFE_INTEGER).map((r) => {
-      const u = S.underlyings[S.contracts[r.ci]!.u]!;
-      return { time: r.t, contract: S.contracts[r.ci]!.name, side: r.size > 0 ? 'long' : 'short', pnl: moneyText(u, BigInt(r.profit)),
-        text: 'settled', settle_size: String(r.size) };
-    }));
+    const out: Record<string, unknown>[] = [];
+    for (let i = S.closes.length - 1; i >= 0; i--) {
+      const r = S.closes[i]!;
+      if (r.uid === req.uid && inScope(s, r.ci)) out.push(renderOptionsPositionClose(ex(), r));
+    }
+    reply.json(200, out);
   });
 
   add('GET', '/my_settlements', 'private', (req, reply) => {

@@ -11,13 +11,22 @@
  * from its account (its position margin returned first), each long receives as much — and out-of-the-money ones
  * expire worthless; every position of the expiration is then empty, and settlement records are kept.
  * Payments go through the clearing balance and net back to zero within the command. A seller who cannot pay
- * in full (no liquidation of options, see docs/derivatives.md) leaves a shortfall the platform fee account
- * covers; should even that fall short, longs are paid in position order until the pool is used up.
+ * in full (one the liquidator could not reach in time, or the liquidator itself) leaves a shortfall the options
+ * insurance fund covers; should even that fall short, longs are paid in position order until the pool is used up.
+ *
+ *   OptionsSetMark    -                 mark ticks (> 0)        -                      market = the contract's
+ *   OptionsLiquidate  owner uid         -                       -                      currency = settle currency
+ *
+ * OptionsSetMark sets a contract's journaled mark price (refused once it is settled: NothingDue).
+ * OptionsLiquidate: options-liquidation.ts.
  */
 import { type Command, CommandType } from '../command.js';
 import type { CommandProduct, ExchangeContext } from '../exchange/context.js';
 import { invariant } from '../invariant.js';
 import { ResultCode } from '../result-code.js';
+import { INSURANCE_UID } from '../ledger/futures-funds.js';
+import { noteInsurance } from './options-account.js';
+import { liquidateOptions } from './options-liquidation.js';
 import { payoff } from './options-margin.js';
 import { OptionsState, positionKey } from './options-state.js';
 
@@ -73,8 +82,9 @@ function settle(ctx: ExchangeContext, c: Command): ResultCode {
     profit.set(r, -paid);
   }
   if (shortfall > 0n) {
-    const cover = shortfall < L.platformAvailable(cur) ? shortfall : L.platformAvailable(cur);
-    invariant(L.platformCover(c.time, cur, cover, u.name, exp) === ResultCode.Ok, 'options shortfall not covered');
+    const fund = L.available(INSURANCE_UID, cur);
+    const cover = shortfall < fund ? shortfall : fund;
+    invariant(L.fundCover(c.time, cur, cover, u.name, exp) === ResultCode.Ok, 'options shortfall not covered');
     pool += cover;
   }
   for (const r of rows) {
@@ -94,18 +104,32 @@ function settle(ctx: ExchangeContext, c: Command): ResultCode {
     const got = profit.get(r) ?? 0n;
     p.pnl += got - p.cost;
     OptionsState.push(S.userSettlements, { t, uid: p.uid, ci: p.ci, size: p.size, profit: got.toString(), pnl: p.pnl.toString(), price: X });
-    p.size = 0;
     p.cost = 0n;
-    p.updateTime = c.time;
+    S.resize(r, 0, c.time, 'settled');
   }
+  noteInsurance(ctx, cur, c.time);
+  return ResultCode.Ok;
+}
+
+function setMark(ctx: ExchangeContext, c: Command): ResultCode {
+  const S = ctx.options;
+  const ci = S.contractOf(c.market);
+  if (ci < 0 || !Number.isSafeInteger(c.price) || c.price <= 0) return ResultCode.InvalidParam;
+  if (S.settled[ci] !== 0) return ResultCode.NothingDue;
+  S.mark[ci] = c.price;
   return ResultCode.Ok;
 }
 
 export const OPTIONS_COMMANDS: CommandProduct = {
   name: 'options',
-  commands: [CommandType.OptionsSetIndex, CommandType.OptionsSettle],
+  commands: [CommandType.OptionsSetIndex, CommandType.OptionsSettle, CommandType.OptionsSetMark, CommandType.OptionsLiquidate],
   apply(ctx, c) {
     if (ctx.options.contracts.length === 0) return ResultCode.InvalidParam;
-    return c.type === CommandType.OptionsSetIndex ? setIndex(ctx, c) : settle(ctx, c);
+    switch (c.type) {
+      case CommandType.OptionsSetIndex: return setIndex(ctx, c);
+      case CommandType.OptionsSetMark: return setMark(ctx, c);
+      case CommandType.OptionsLiquidate: return liquidateOptions(ctx, c);
+      default: return settle(ctx, c);
+    }
   },
 };

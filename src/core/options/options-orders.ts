@@ -25,18 +25,19 @@ import { bookRefusal, goneCode } from '../exchange/derivative-answers.js';
 import { packAccount } from '../exchange/order-store.js';
 import { invariant } from '../invariant.js';
 import { AccountKind } from '../ledger/account-kinds.js';
-import { NO_HOLD } from '../ledger/futures-funds.js';
+import { INSURANCE_UID, NO_HOLD } from '../ledger/futures-funds.js';
 import { type BookEvents, EventKind } from '../matching/book-events.js';
 import { OrderType, Side, TimeInForce } from '../matching/order-types.js';
 import { ResultCode } from '../result-code.js';
-import { divRound, Round } from '../futures/futures-math.js';
-import type { OptionContract } from './options-contract.js';
+import { divRound, RATE_ONE, Round } from '../futures/futures-math.js';
+import type { OptionContract, OptionUnderlying } from './options-contract.js';
 import { feeBound, initialMargin, marginIndex, optionFee, premium } from './options-margin.js';
-import { positionKey } from './options-state.js';
+import { noteInsurance } from './options-account.js';
+import { type OptionsCloseText, positionKey } from './options-state.js';
 
 /** Flags of an options order (the PlaceOrder's `toKind`). */
-export const OptionsFlag = { ReduceOnly: 1, Close: 2 } as const;
-const ALL_FLAGS = 3;
+export const OptionsFlag = { ReduceOnly: 1, Close: 2, Liquidation: 4 } as const;
+const ALL_FLAGS = 7;
 
 /** Lots of an order of `side` that open (rather than close) a position of size `n` with `pending` same-side lots. */
 function openingLots(n: number, side: number, amount: number, pendingSameSide: number): number {
@@ -102,6 +103,9 @@ export class OptionsOrders implements BookProduct {
         O.finish(r, ev.code[i]!, left, time);
       }
     }
+    if (c.uid === INSURANCE_UID && c.type === CommandType.PlaceOrder) {
+      noteInsurance(ctx, ctx.options.settleCur[ctx.options.contracts[ci]!.u]!, time);
+    }
     return code;
   }
 
@@ -144,7 +148,7 @@ export class OptionsOrders implements BookProduct {
     return [buyFee, sellFee];
   }
 
-  /** Moves (uid, contract)'s position by a fill of `lots` at `price` on side `buy`, closing lots first. */
+  /** Moves (uid, contract)'s position by a fill of `lots` at `price` on side `buy` (tradeRow), and its margin. */
   #position(ctx: ExchangeContext, ci: number, uid: number, buy: boolean, lots: number, price: number, fee: bigint, sellId: number,
     time: number): void {
     const S = ctx.options;
@@ -153,40 +157,25 @@ export class OptionsOrders implements BookProduct {
     const u = S.underlyings[k.u]!;
     const cur = S.settleCur[k.u]!;
     const row = S.ensure(uid, ci, time);
-    const p = S.rows[row]!;
-    const n = p.size;
-    const against = (n > 0 && !buy) || (n < 0 && buy);
-    const closing = against ? Math.min(lots, Math.abs(n)) : 0;
-    const opening = lots - closing;
+    const n = S.rows[row]!.size;
     const key = positionKey(row);
-    if (closing > 0) {
-      const part = divRound(p.cost * BigInt(closing), BigInt(Math.abs(n)), Round.Down);
-      const q = premium(u, BigInt(closing), BigInt(price));
-      // Long sold: received q for what cost `part`; short bought back: paid q for what brought −part.
-      p.pnl += buy ? -part - q : q - part;
-      p.cost -= part;
-      if (n < 0) {
-        const held = L.held(key);
-        if (closing === -n) invariant(held < 0n || L.closeHold(key) === ResultCode.Ok, 'options margin not released');
-        else if (held > 0n) invariant(L.move(key, NO_HOLD, divRound(held * BigInt(closing), BigInt(-n), Round.Down)) === ResultCode.Ok, 'options margin');
-      }
+    const [closing, opening] = tradeRow(ctx, row, buy, lots, price, fee, time, 'close');
+    if (closing > 0 && n < 0 && uid !== INSURANCE_UID) {
+      // A short bought back releases its margin in proportion (the liquidator's shorts hold none).
+      const held = L.held(key);
+      if (closing === -n) invariant(held < 0n || L.closeHold(key) === ResultCode.Ok, 'options margin not released');
+      else if (held > 0n) invariant(L.move(key, NO_HOLD, divRound(held * BigInt(closing), BigInt(-n), Round.Down)) === ResultCode.Ok, 'options margin');
     }
-    if (opening > 0) {
+    if (opening > 0 && !buy) {
+      // A new short: its initial margin (at the index now) and the premium received move into the position hold.
       const q = premium(u, BigInt(opening), BigInt(price));
-      p.cost += buy ? q : -q;
-      if (!buy) {
-        // A new short: its initial margin (at the index now) and the premium received move into the position hold.
-        if (L.held(key) < 0n) invariant(L.openHold(time, key, uid, cur, S.marketOf[ci]!, true, 0n) === ResultCode.Ok, 'options position hold');
-        const im = initialMargin(u, k, BigInt(opening), S.index[k.u]!);
-        const fromOrder = minOf(im, L.held(sellId));
-        if (fromOrder > 0n) invariant(L.move(sellId, key, fromOrder) === ResultCode.Ok, 'options margin from the order');
-        const rest = minOf(im - fromOrder + q, L.available(uid, cur));
-        if (rest > 0n) invariant(L.move(NO_HOLD, key, rest) === ResultCode.Ok, 'options margin from available');
-      }
+      if (L.held(key) < 0n) invariant(L.openHold(time, key, uid, cur, S.marketOf[ci]!, true, 0n) === ResultCode.Ok, 'options position hold');
+      const im = initialMargin(u, k, BigInt(opening), S.index[k.u]!);
+      const fromOrder = minOf(im, L.held(sellId));
+      if (fromOrder > 0n) invariant(L.move(sellId, key, fromOrder) === ResultCode.Ok, 'options margin from the order');
+      const rest = minOf(im - fromOrder + q, L.available(uid, cur));
+      if (rest > 0n) invariant(L.move(NO_HOLD, key, rest) === ResultCode.Ok, 'options margin from available');
     }
-    p.pnl -= fee;
-    p.size = n + (buy ? lots : -lots);
-    p.updateTime = time;
   }
 
   #prePlace(ctx: ExchangeContext, c: Command, ci: number): ResultCode {
@@ -197,6 +186,8 @@ export class OptionsOrders implements BookProduct {
     const L = ctx.ledger.options;
     let flags = c.toKind;
     if ((flags | 0) !== flags || flags < 0 || flags > ALL_FLAGS || c.kind !== AccountKind.Options || c.sub !== 0) return ResultCode.InvalidParam;
+    const system = c.uid === INSURANCE_UID;
+    if (system !== ((flags & OptionsFlag.Liquidation) !== 0)) return ResultCode.InvalidParam;
     if (S.settled[ci] !== 0 || c.time >= k.expiration * 1e6) return ResultCode.ContractNotFound;
     if (!L.hasAccount(c.uid, cur)) return ResultCode.UserNotFound;
     const market = c.orderType === OrderType.Market;
@@ -208,7 +199,11 @@ export class OptionsOrders implements BookProduct {
     }
     const row = S.ensure(c.uid, ci, c.time);
     const p = S.rows[row]!;
-    if ((flags & OptionsFlag.Close) !== 0) {
+    if (system) {
+      const out = liquidatorOrder(ctx, ci, row, c);
+      if (out !== ResultCode.Ok) return out;
+      flags |= OptionsFlag.ReduceOnly;
+    } else if ((flags & OptionsFlag.Close) !== 0) {
       if (c.amount !== 0) return ResultCode.InvalidParam;
       if (p.size === 0) return ResultCode.PositionEmpty;
       c.side = p.size > 0 ? Side.Sell : Side.Buy;
@@ -220,7 +215,7 @@ export class OptionsOrders implements BookProduct {
     }
     if (c.amount > u.sizeMax) return ResultCode.SizeTooLarge;
     // A market order is a limit IOC / FOK at the bound no option's premium can pass (marketBound).
-    if (market) c.price = marketBound(k, u.tick, S.index[k.u]!, c.side);
+    if (market && !system) c.price = marketBound(k, u.tick, S.index[k.u]!, c.side);
     if ((flags & OptionsFlag.ReduceOnly) !== 0) {
       const reduces = (p.size > 0 && c.side === Side.Sell) || (p.size < 0 && c.side === Side.Buy);
       if (!reduces) return p.size === 0 ? ResultCode.ReduceExceeded : ResultCode.IncreasePosition;
@@ -240,11 +235,11 @@ export class OptionsOrders implements BookProduct {
     if (held !== ResultCode.Ok) return held;
     ctx.issueOrderId(candidate);
     c.orderId = candidate;
-    c.stpId = ctx.stpOf(c.uid);
+    c.stpId = system ? 0 : ctx.stpOf(c.uid);
     c.toKind = flags;
     // The order store keeps what the user sent (a market order at price 0); the book gets the bound.
     ctx.orders.open(candidate, c.uid, c.market, c.side, market ? OrderType.Market : OrderType.Limit, c.tif, market ? 0 : c.price,
-      c.amount, c.iceberg, c.stpId, c.stpAct, c.text, c.time, L.toAmount(cur, 0n), packAccount(AccountKind.Options, flags));
+      c.amount, c.iceberg, c.stpId, c.stpAct, system ? 'liquidation' : c.text, c.time, L.toAmount(cur, 0n), packAccount(AccountKind.Options, flags));
     c.orderType = OrderType.Limit;
     addOpen(ctx, row, c.side, c.amount, 1);
     return ResultCode.Ok;
@@ -266,6 +261,79 @@ export class OptionsOrders implements BookProduct {
 }
 
 const minOf = (a: bigint, b: bigint): bigint => (a < b ? a : b);
+
+/**
+ * The bookkeeping of a trade of `lots` at `price` ticks on position row `row` (side `buy`), less `fee`: closing
+ * lots first (their share of the cost leaves and the premium difference is realised), then opening lots (their
+ * premium becomes cost). No money moves here (the caller pays premiums, fees and margin). A position that
+ * empties leaves a close row with `text`. Returns [closing lots, opening lots]. Fills (OptionsOrders) and the
+ * liquidator's takeovers (options-liquidation.ts) both move positions through this.
+ */
+export function tradeRow(ctx: ExchangeContext, row: number, buy: boolean, lots: number, price: number, fee: bigint, time: number,
+  text: OptionsCloseText): [number, number] {
+  const S = ctx.options;
+  const p = S.rows[row]!;
+  const u = S.underlyings[S.contracts[p.ci]!.u]!;
+  const n = p.size;
+  const before = p.pnl;
+  const against = (n > 0 && !buy) || (n < 0 && buy);
+  const closing = against ? Math.min(lots, Math.abs(n)) : 0;
+  const opening = lots - closing;
+  if (closing > 0) {
+    const part = divRound(p.cost * BigInt(closing), BigInt(Math.abs(n)), Round.Down);
+    const q = premium(u, BigInt(closing), BigInt(price));
+    // Long sold: received q for what cost `part`; short bought back: paid q for what brought −part.
+    p.pnl += buy ? -part - q : q - part;
+    p.cost -= part;
+  }
+  p.pnl -= fee;
+  if (closing > 0) S.resize(row, n + (buy ? closing : -closing), time, text);
+  if (opening > 0) {
+    const q = premium(u, BigInt(opening), BigInt(price));
+    p.cost += buy ? q : -q;
+    S.resize(row, p.size + (buy ? opening : -opening), time, text);
+    // A position opened by this trade alone counts its fee in the PnL its close reports.
+    if (n === 0) p.openPnl = before;
+  }
+  p.updateTime = time;
+  return [closing, opening];
+}
+
+/**
+ * The liquidator's order (INSURANCE_UID, flag Liquidation, a market IOC) trading out position `row` it took over:
+ * its side and size are the position's (at most order_size_max, and for a buy what the fund's available can hold
+ * at the bound), its limit mark × (1 ± liquidation_price_band) on the tick grid (a buy rounded up, a sell down,
+ * at least one tick). Sets c.side, c.amount, c.price; NothingDue without a position or a mark,
+ * InsufficientAvailable when the fund cannot hold one contract.
+ */
+function liquidatorOrder(ctx: ExchangeContext, ci: number, row: number, c: Command): ResultCode {
+  const S = ctx.options;
+  const k = S.contracts[ci]!;
+  const u = S.underlyings[k.u]!;
+  const n = S.rows[row]!.size;
+  const mark = S.mark[ci]!;
+  if (n === 0 || mark <= 0 || c.orderType !== OrderType.Market || c.tif !== TimeInForce.Ioc) return ResultCode.NothingDue;
+  const buy = n < 0;
+  c.side = buy ? Side.Buy : Side.Sell;
+  c.price = liquidatorLimit(u, mark, buy);
+  let amount = Math.min(Math.abs(n), u.sizeMax);
+  if (buy) {
+    const one = premium(u, 1n, BigInt(c.price)) + feeBound(u, 1n, BigInt(c.price));
+    const afford = ctx.ledger.options.available(c.uid, S.settleCur[k.u]!) / one;
+    if (afford < BigInt(amount)) amount = Number(afford);
+    if (amount === 0) return ResultCode.InsufficientAvailable;
+  }
+  c.amount = amount;
+  return ResultCode.Ok;
+}
+
+/** The liquidator's limit around `mark` ticks: mark × (1 ± liquidation_price_band) on the tick grid (see liquidatorOrder). */
+export function liquidatorLimit(u: OptionUnderlying, mark: number, buy: boolean): number {
+  const tick = BigInt(u.tick);
+  const M = BigInt(mark);
+  return buy ? Number(divRound(M * (RATE_ONE + u.liqBand), RATE_ONE * tick, Round.Up) * tick)
+    : Math.max(u.tick, Number(divRound(M * (RATE_ONE - u.liqBand), RATE_ONE * tick, Round.Down) * tick));
+}
 
 /**
  * The limit of a market order: a buy pays at most what the option can be worth — a call the index (the strike

@@ -1,5 +1,6 @@
 /**
- * The options state beside the ledger: underlyings and contracts, index prices, positions, settlements.
+ * The options state beside the ledger: underlyings and contracts, index and mark prices, positions, and the
+ * bounded histories the routes and pushes read (settlements, position closes, liquidations, insurance balance).
  *
  * Money lives in the ledger (ledger/options-funds.ts): premiums are paid in full at each fill, so a position
  * keeps no basis the ledger must balance; `cost` (the premium paid, positive, or received, negative, for what is
@@ -18,6 +19,8 @@ import type { OptionContract, OptionUnderlying } from './options-contract.js';
 export const POSITION_KEY_BASE = 2 ** 40;
 export const positionKey = (row: number): number => -(POSITION_KEY_BASE + row);
 
+const NO_ROWS: readonly number[] = [];
+
 export interface OptionPosition {
   readonly uid: number;
   readonly ci: number;
@@ -26,12 +29,39 @@ export interface OptionPosition {
   cost: bigint;
   /** Realised PnL: closing trades' premium differences and expiry payoffs, less fees. */
   pnl: bigint;
+  /** `pnl` when the position last opened from empty (its close row reports pnl − openPnl). */
+  openPnl: bigint;
   /** Contracts of open buy and sell orders, and open orders. */
   openBuy: number;
   openSell: number;
   pending: number;
   updateTime: number;
 }
+
+/** How a position became empty: a trade, the liquidator's takeover, or the expiry settlement. */
+export type OptionsCloseText = 'close' | 'liquidated' | 'settled';
+
+/**
+ * A position that became empty (Gate's OptionsPositionClose): time (µs), its size before the close (signed),
+ * the realised PnL since it was opened (settle units, a decimal integer string) and how it closed.
+ */
+export interface OptionsCloseRow {
+  readonly t: number; readonly uid: number; readonly ci: number; readonly size: number; readonly pnl: string;
+  readonly text: OptionsCloseText;
+}
+
+/**
+ * A position the liquidator took over (core/options/options-liquidation.ts): time (µs), owner, contract, the
+ * size taken (signed as the owner's position), the price (mark ticks), the finished liquidation order's id, and
+ * the account's equity and maintenance margin when it was liquidated (settle units, decimal integer strings).
+ */
+export interface OptionsLiquidationRow {
+  readonly t: number; readonly uid: number; readonly ci: number; readonly size: number; readonly price: number;
+  readonly orderId: number; readonly equity: string; readonly maintenance: string;
+}
+
+/** The options insurance fund after a change: time (µs), settle currency index, balance (settle units). */
+export interface OptionsInsuranceRow { readonly t: number; readonly cur: number; readonly balance: string }
 
 /** A contract's settlement (public): time in seconds, settlement price in ticks. */
 export interface SettlementRow { readonly t: number; readonly ci: number; readonly price: number }
@@ -47,6 +77,11 @@ export interface OptionsStateData {
   readonly positions: readonly (readonly (number | string)[])[];
   readonly settlements: readonly SettlementRow[];
   readonly userSettlements: readonly UserSettlementRow[];
+  /** Absent in snapshots taken before marks and liquidation were kept. */
+  readonly mark?: readonly number[];
+  readonly closes?: readonly OptionsCloseRow[];
+  readonly liquidations?: readonly OptionsLiquidationRow[];
+  readonly insurance?: readonly OptionsInsuranceRow[];
 }
 
 export class OptionsState {
@@ -61,10 +96,20 @@ export class OptionsState {
   readonly index: Float64Array;
   /** Settlement price of each contract in ticks; 0 while it is not settled. */
   readonly settled: Float64Array;
+  /**
+   * Mark price of each contract in ticks (OptionsSetMark, issued by the engine's edge from the option model);
+   * 0 before the first. Position values, unrealised PnL, the liquidation check and takeovers use it.
+   */
+  readonly mark: Float64Array;
   readonly rows: OptionPosition[] = [];
   readonly #rowOf = new Map<number, number>();
+  /** Rows of each user, in creation order. */
+  readonly #rowsOfUser = new Map<number, number[]>();
   settlements: SettlementRow[] = [];
   userSettlements: UserSettlementRow[] = [];
+  closes: OptionsCloseRow[] = [];
+  liquidations: OptionsLiquidationRow[] = [];
+  insurance: OptionsInsuranceRow[] = [];
 
   /** @allocates */
   constructor(underlyings: readonly OptionUnderlying[], contracts: readonly OptionContract[], firstMarket: number, markets: number,
@@ -77,6 +122,7 @@ export class OptionsState {
     this.marketOf.forEach((m, i) => { this.#contractOf[m] = i; });
     this.index = new Float64Array(underlyings.length);
     this.settled = new Float64Array(contracts.length);
+    this.mark = new Float64Array(contracts.length);
   }
 
   /** The contract of market `m`, or -1. */
@@ -105,10 +151,18 @@ export class OptionsState {
     let r = this.#rowOf.get(key);
     if (r === undefined) {
       r = this.rows.length;
-      this.rows.push({ uid, ci, size: 0, cost: 0n, pnl: 0n, openBuy: 0, openSell: 0, pending: 0, updateTime: time });
+      this.rows.push({ uid, ci, size: 0, cost: 0n, pnl: 0n, openPnl: 0n, openBuy: 0, openSell: 0, pending: 0, updateTime: time });
       this.#rowOf.set(key, r);
+      const mine = this.#rowsOfUser.get(uid);
+      if (mine === undefined) this.#rowsOfUser.set(uid, [r]);
+      else mine.push(r);
     }
     return r;
+  }
+
+  /** The rows of `uid` in creation order (a shared list: do not change it). */
+  rowsOf(uid: number): readonly number[] {
+    return this.#rowsOfUser.get(uid) ?? NO_ROWS;
   }
 
   /** Drops rows created after `count` rows existed (a rejected command leaves none). */
@@ -116,7 +170,24 @@ export class OptionsState {
     while (this.rows.length > count) {
       const p = this.rows.pop()!;
       this.#rowOf.delete(p.uid * this.contracts.length + p.ci);
+      const mine = this.#rowsOfUser.get(p.uid)!;
+      mine.pop();
+      if (mine.length === 0) this.#rowsOfUser.delete(p.uid);
     }
+  }
+
+  /**
+   * Row `row`'s size becomes `size` at `time`: opening from empty sets its PnL baseline, emptying it records a
+   * close row (`text` says how) with the PnL realised since it opened. Every size change goes through here.
+   */
+  resize(row: number, size: number, time: number, text: OptionsCloseText): void {
+    const p = this.rows[row]!;
+    if (p.size === 0 && size !== 0) p.openPnl = p.pnl;
+    if (p.size !== 0 && size === 0) {
+      OptionsState.push(this.closes, { t: time, uid: p.uid, ci: p.ci, size: p.size, pnl: (p.pnl - p.openPnl).toString(), text });
+    }
+    p.size = size;
+    p.updateTime = time;
   }
 
   static push<T>(list: T[], row: T): void {
@@ -129,19 +200,24 @@ export class OptionsState {
     h.add(this.contracts.length).add(this.rows.length);
     for (const v of this.index) h.add(v);
     for (const v of this.settled) h.add(v);
+    for (const v of this.mark) h.add(v);
     for (const p of this.rows) {
       h.add(p.uid).add(p.ci).add(p.size).add(p.openBuy).add(p.openSell).add(p.pending).add(p.updateTime)
-        .addString(`${p.cost}:${p.pnl}`);
+        .addString(`${p.cost}:${p.pnl}:${p.openPnl}`);
     }
-    h.add(this.settlements.length).add(this.userSettlements.length);
+    h.add(this.settlements.length).add(this.userSettlements.length).add(this.closes.length).add(this.liquidations.length);
+    const fund = this.insurance[this.insurance.length - 1];
+    if (fund !== undefined) h.addString(fund.balance);
   }
 
   /** @allocates */
   exportData(): OptionsStateData {
     return {
       index: [...this.index], settled: [...this.settled],
-      positions: this.rows.map((p) => [p.uid, p.ci, p.size, p.cost.toString(), p.pnl.toString(), p.openBuy, p.openSell, p.pending, p.updateTime]),
+      positions: this.rows.map((p) => [p.uid, p.ci, p.size, p.cost.toString(), p.pnl.toString(), p.openBuy, p.openSell, p.pending, p.updateTime,
+        p.openPnl.toString()]),
       settlements: [...this.settlements], userSettlements: [...this.userSettlements],
+      mark: [...this.mark], closes: [...this.closes], liquidations: [...this.liquidations], insurance: [...this.insurance],
     };
   }
 
@@ -156,8 +232,13 @@ export class OptionsState {
       const p = this.rows[r]!;
       p.size = row[2] as number; p.cost = BigInt(row[3] as string); p.pnl = BigInt(row[4] as string);
       p.openBuy = row[5] as number; p.openSell = row[6] as number; p.pending = row[7] as number;
+      p.openPnl = row[9] === undefined ? 0n : BigInt(row[9]);
     }
     this.settlements = [...d.settlements];
     this.userSettlements = [...d.userSettlements];
+    d.mark?.forEach((v, i) => { this.mark[i] = v; });
+    this.closes = [...(d.closes ?? [])];
+    this.liquidations = [...(d.liquidations ?? [])];
+    this.insurance = [...(d.insurance ?? [])];
   }
 }

@@ -1,14 +1,19 @@
 /**
- * The options services of the engine clock: the index of each underlying and the settlement of expirations. They
- * live at the edge like the futures services (futures-services.ts): they read the exchange, decide and submit
- * ordinary commands through the host, so the journal holds every index and settlement and a replay reproduces
- * them without running this code.
+ * The options services of the engine clock: the index of each underlying, the mark of each contract, the
+ * liquidator and the settlement of expirations. They live at the edge like the futures services
+ * (futures-services.ts): they read the exchange, decide and submit ordinary commands through the host, so the
+ * journal holds every index, mark, liquidation and settlement and a replay reproduces them without running this
+ * code.
  *
  * One pass at a time, each command submitted after the previous one completed:
  *   1. index, every `indexIntervalMs` of the engine clock (or on demand): per underlying, an override (control
  *      plane), else the last trade of its `index_source` spot market in option ticks (half up); an
  *      OptionsSetIndex only when it differs from the state;
- *   2. expiry, for each (underlying, expiration) the engine clock reached and not yet settled: every open order of
+ *   2. marks, in the same step: per unsettled contract of an underlying with an index, the option model's value
+ *      at the engine time (core/options/option-model.ts) on the tick grid; an OptionsSetMark when it differs;
+ *   3. liquidation, after each index step (or on demand, or at once when the previous pass ran out of budget):
+ *      options-liquidator.ts;
+ *   4. expiry, for each (underlying, expiration) the engine clock reached and not yet settled: every open order of
  *      its contracts is cancelled (CancelOrder, FinishAs cancelled), then an OptionsSettle at the index (the
  *      settlement price; Gate uses a 30-minute average of the index before expiry, see docs/derivatives.md).
  *      An underlying without any index yet is settled at its next pass that has one.
@@ -18,19 +23,25 @@
 import type { Clock } from '../../core/clock.js';
 import { Command, CommandType } from '../../core/command.js';
 import type { Exchange } from '../../core/exchange/exchange.js';
+import { contractModel } from '../../core/options/option-model.js';
 import { ResultCode } from '../../core/result-code.js';
 import { ServicePasses } from '../service-passes.js';
-import { LastPrices, rescaleTicks } from '../futures/futures-prices.js';
+import { emptyLiquidatorStats, type LiquidatorStats, type PassResult } from '../futures/futures-liquidator.js';
+import { BookProbe, type DepthReader, LastPrices, rescaleTicks } from '../futures/futures-prices.js';
+import { optionsLiquidationPass } from './options-liquidator.js';
 
 export interface OptionsHost {
   readonly exchange: Exchange;
   readonly clock: Clock;
   submit(cmd: Command, done: (code: ResultCode) => void): void;
+  depth: DepthReader;
 }
 
 export interface OptionsServiceOptions {
-  /** Engine-clock ms between index steps. Default 1000. */
+  /** Engine-clock ms between index (and mark) steps; each is followed by a liquidation scan. Default 1000. */
   readonly indexIntervalMs?: number | undefined;
+  /** Liquidations per pass at most. Default 1000. */
+  readonly liquidationsPerPass?: number | undefined;
   /** Wall-clock ms between due checks; 0: no timer (the caller drives poll/ready). Default 100. */
   readonly checkMs?: number | undefined;
 }
@@ -48,15 +59,23 @@ export class OptionsServices {
   readonly #last: LastPrices;
   readonly #override: (number | undefined)[];
   readonly #cmd = new Command();
-  readonly stats = { indexUpdates: 0, settlements: 0, cancels: 0, passes: 0 };
+  readonly #probe: BookProbe;
+  readonly #budget: number;
+  readonly #pass: PassResult = { more: false };
+  readonly stats: LiquidatorStats & { indexUpdates: number; markUpdates: number; settlements: number; cancels: number; passes: number } = {
+    ...emptyLiquidatorStats(), indexUpdates: 0, markUpdates: 0, settlements: 0, cancels: 0, passes: 0,
+  };
   #lastIndexUs = Number.NEGATIVE_INFINITY;
   #force = false;
+  #forceScan = false;
   readonly #passes: ServicePasses;
 
   constructor(host: OptionsHost, options: OptionsServiceOptions = {}) {
     this.#host = host;
     this.#ex = host.exchange;
     this.#intervalUs = (options.indexIntervalMs ?? 1000) * 1000;
+    this.#budget = options.liquidationsPerPass ?? 1000;
+    this.#probe = new BookProbe((m, side, limit, prices, lots) => host.depth(m, side, limit, prices, lots));
     this.#last = new LastPrices(this.#ex);
     this.#override = new Array<number | undefined>(this.#ex.options.underlyings.length).fill(undefined);
     registry.set(this.#ex, this);
@@ -72,6 +91,13 @@ export class OptionsServices {
   setIndexPrice(ui: number, ticks: number | null): Promise<void> {
     this.#override[ui] = ticks ?? undefined;
     this.#force = true;
+    return this.ready();
+  }
+
+  /** Runs a pass now with every step (index, marks, a liquidation scan); resolves when its commands completed. */
+  runNow(): Promise<void> {
+    this.#force = true;
+    this.#forceScan = true;
     return this.ready();
   }
 
@@ -92,7 +118,8 @@ export class OptionsServices {
 
   #due(): boolean {
     const now = this.#host.clock.nowUs();
-    return this.#force || now >= this.#lastIndexUs + this.#intervalUs || this.#expiryDue(now) !== undefined;
+    return this.#force || this.#forceScan || this.#pass.more || now >= this.#lastIndexUs + this.#intervalUs
+      || this.#expiryDue(now) !== undefined;
   }
 
   /** The first (underlying, expiration) the clock reached that is not settled and has an index, or undefined. */
@@ -107,10 +134,17 @@ export class OptionsServices {
 
   *#steps(): Generator<Command, void, ResultCode> {
     const now = this.#host.clock.nowUs();
+    let scan = this.#forceScan || this.#pass.more;
     if (this.#force || now >= this.#lastIndexUs + this.#intervalUs) {
       this.#force = false;
       this.#lastIndexUs = now;
       yield* this.#indexStep();
+      yield* this.#markStep(now);
+      scan = true;
+    }
+    if (scan) {
+      this.#forceScan = false;
+      yield* optionsLiquidationPass(this.#ex, this.#probe, now, this.#budget, this.stats, this.#pass);
     }
     const tried = new Set<string>();
     for (let due = this.#expiryDue(now); due !== undefined; due = this.#expiryDue(now)) {
@@ -131,6 +165,21 @@ export class OptionsServices {
       const c = this.#cmd.clear();
       c.type = CommandType.OptionsSetIndex; c.sub = ui; c.price = index;
       if ((yield c) === ResultCode.Ok) this.stats.indexUpdates++;
+    }
+  }
+
+  /** Step 2: each unsettled contract's model mark at `now`, where its underlying has an index. */
+  *#markStep(now: number): Generator<Command, void, ResultCode> {
+    const S = this.#ex.options;
+    for (let ci = 0; ci < S.contracts.length; ci++) {
+      const k = S.contracts[ci]!;
+      const index = S.index[k.u]!;
+      if (S.settled[ci] !== 0 || index <= 0) continue;
+      const mark = contractModel(S.underlyings[k.u]!, k, index, now).markTicks;
+      if (mark === S.mark[ci]) continue;
+      const c = this.#cmd.clear();
+      c.type = CommandType.OptionsSetMark; c.market = S.marketOf[ci]!; c.price = mark;
+      if ((yield c) === ResultCode.Ok) this.stats.markUpdates++;
     }
   }
 

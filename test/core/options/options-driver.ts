@@ -4,7 +4,9 @@ import { type Clock, SimClock } from '../../../src/core/clock.js';
 import { Command, CommandType } from '../../../src/core/command.js';
 import type { ExchangeDefinition } from '../../../src/core/exchange/exchange-definition.js';
 import { AccountKind } from '../../../src/core/ledger/account-kinds.js';
+import { INSURANCE_UID } from '../../../src/core/ledger/futures-funds.js';
 import { OrderType, Side, TimeInForce } from '../../../src/core/matching/order-types.js';
+import { OptionsFlag } from '../../../src/core/options/options-orders.js';
 import type { ResultCode } from '../../../src/core/result-code.js';
 import { InlineEngine } from '../../../src/engine/inline-engine.js';
 
@@ -66,6 +68,25 @@ export class OptionsDriver {
     return this.submit(c);
   }
 
+  /** Credits the options insurance fund (the liquidator's options account). */
+  fundInsurance(amount: string): ResultCode {
+    return this.fund(INSURANCE_UID, amount);
+  }
+
+  /** The journaled mark of contract `name`, in ticks. */
+  mark(name: string, ticks: number): ResultCode {
+    const c = this.#c(CommandType.OptionsSetMark);
+    c.market = this.market(name); c.price = ticks;
+    return this.submit(c);
+  }
+
+  /** OptionsLiquidate of uid's USDT options account. */
+  liquidate(uid: number): ResultCode {
+    const c = this.#c(CommandType.OptionsLiquidate);
+    c.uid = uid; c.currency = this.ex.currencyIndex('USDT');
+    return this.submit(c);
+  }
+
   /** Index of BTC_USDT in option ticks (0.1 USDT). */
   index(ticks: number): ResultCode {
     const c = this.#c(CommandType.OptionsSetIndex);
@@ -88,6 +109,14 @@ export class OptionsDriver {
     c.uid = uid; c.market = this.market(name); c.kind = AccountKind.Options; c.sub = 0;
     c.side = size >= 0 ? Side.Buy : Side.Sell; c.amount = Math.abs(size); c.price = 0;
     c.orderType = OrderType.Market; c.tif = tif;
+    return this.submit(c);
+  }
+
+  /** The liquidator's market IOC closing what it holds of `name` (OptionsFlag.Liquidation). */
+  liquidatorClose(name: string): ResultCode {
+    const c = this.#c(CommandType.PlaceOrder);
+    c.uid = INSURANCE_UID; c.market = this.market(name); c.kind = AccountKind.Options; c.sub = 0; c.side = Side.Buy;
+    c.orderType = OrderType.Market; c.tif = TimeInForce.Ioc; c.toKind = OptionsFlag.Liquidation;
     return this.submit(c);
   }
 

@@ -85,25 +85,27 @@ describe('options orders', () => {
     d.ex.assertInvariants();
   });
 
-  it('covers a seller who cannot pay at expiry from the platform fee account, then pays longs what the pool holds', () => {
+  it('covers a seller who cannot pay at expiry from the options insurance fund, then pays longs what the pool holds', () => {
     const d = new OptionsDriver(undefined, new SimClock(T0));
     d.fund(1, '100000');
     d.fund(2, '1503'); // exactly the initial margin 1500 and the fee 3
+    expect(d.fundInsurance('1000')).toBe(ResultCode.Ok);
     d.index(1_000_000);
     expect(d.order(2, CALL, -10, 20_000)).toBe(ResultCode.Ok);
     expect(d.order(1, CALL, 10, 20_000)).toBe(ResultCode.Ok);
     expect(d.account(2)).toEqual([0n, 1700n * U]); // all of it margin: 1500 + the 200 premium
     const cur = d.ex.currencyIndex('USDT');
-    const feesBefore = BigInt(d.ex.ledger.conservation()[cur]!.feeAccount);
-    expect(feesBefore).toBe(6n * U);
+    expect(BigInt(d.ex.ledger.conservation()[cur]!.feeAccount)).toBe(6n * U);
     (d.clock as SimClock).advanceTo(E1 * 1e6);
     expect(d.settle(E1, 1_500_000)).toBe(ResultCode.Ok); // 150000: the short owes 10 × 0.01 × 50000 = 5000
     expect(d.account(2)).toEqual([0n, 0n]);
-    // The pool: the seller's 1700 and the platform's 6 of fees; the long receives 1706 of the 5000 it was owed.
-    expect(d.account(1)).toEqual([(100_000n - 203n + 1706n) * U, (100_000n - 203n + 1706n) * U]);
+    // The pool: the seller's 1700 and the fund's 1000; the long receives 2700 of the 5000 it was owed.
+    expect(d.account(1)).toEqual([(100_000n - 203n + 2700n) * U, (100_000n - 203n + 2700n) * U]);
     const c = d.ex.ledger.conservation()[cur]!;
-    expect(BigInt(c.feeAccount)).toBe(0n);
+    expect(BigInt(c.feeAccount)).toBe(6n * U); // fees stay the platform's
+    expect(d.ex.ledger.options.insuranceFund(cur)).toBe(0n);
     expect(c.clearing).toBe(0n);
+    expect(d.ex.options.insurance.at(-1)).toMatchObject({ cur, balance: '0' });
     d.ex.assertInvariants();
   });
 
