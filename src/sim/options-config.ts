@@ -47,7 +47,7 @@ const EXPIRY_HOUR_S = 8 * 3600;
 const DEFAULT_SIM_START_MS = Date.UTC(2026, 0, 1);
 const FIELDS = ['name', 'multiplier', 'order_price_round', 'expirations', 'expiration_days', 'strikes', 'volatility', 'maker_fee_rate',
   'taker_fee_rate', 'fee_cap_rate', 'initial_margin_rate', 'min_margin_rate', 'maintenance_rate', 'maintenance_min_rate',
-  'order_size_min', 'order_size_max', 'orders_limit', 'index_source', 'liquidation_price_band'];
+  'order_size_min', 'order_size_max', 'orders_limit', 'index_source', 'liquidation_price_band', 'settle_price_duration'];
 
 /** The start a config's relative expirations count from when no start is given: its simulated clock's start. */
 export function configStartMs(config: object): number {

@@ -29,6 +29,7 @@ describe('options writes across a restart', () => {
         await ok(call('POST', '/options/orders', { body: { contract: CALL, size: 2, price: '900' } }));
         await ok(call('POST', '/options/orders', { body: { contract: PUT, size: -1, price: '50', text: 't-rest' } }));
         await spotTrade(call, '61000');
+        await ok(simClock(first, { advance_ms: 2000 })); // the last index before expiry: the settlement price
         await ok(simClock(first, { set_ms: EXP1 * 1000 + 5000 }));
         expect((await call('GET', '/options/my_settlements')).body).toEqual([
           expect.objectContaining({ contract: CALL, size: 2, settle_profit: '20' })]);

@@ -3,11 +3,16 @@
  *
  *   type              sub               price                   amount
  *   OptionsSetIndex   underlying index  index ticks (> 0)       -
- *   OptionsSettle     underlying index  settlement ticks (> 0)  expiration (seconds since the epoch)
+ *   OptionsSettle     underlying index  fallback ticks (> 0)    expiration (seconds since the epoch)
+ *
+ * OptionsSetIndex also feeds the settlement windows of the underlying's expirations not yet reached: the index is
+ * their last index before expiry and, within [E − settle_price_duration, E), a sample (futures/settle-window.ts).
  *
  * OptionsSettle settles every contract of one expiration of an underlying, once its time has come (command time ≥
- * expiration) and none of its orders is open (the edge cancels them first: OrderPending otherwise):
- * in-the-money positions settle against the settlement price X — each short pays k × multiplier × intrinsic(X)
+ * expiration) and none of its orders is open (the edge cancels them first: OrderPending otherwise). The settlement
+ * price X is the window's mean index rounded to the tick; with no sample (a simulated clock that jumped over the
+ * window), the last index set before expiry; with none at all, the command's price (the edge's index).
+ * In-the-money positions settle against X — each short pays k × multiplier × intrinsic(X)
  * from its account (its position margin returned first), each long receives as much — and out-of-the-money ones
  * expire worthless; every position of the expiration is then empty, and settlement records are kept.
  * Payments go through the clearing balance and net back to zero within the command. A seller who cannot pay
@@ -27,6 +32,7 @@ import { ResultCode } from '../result-code.js';
 import { INSURANCE_UID } from '../ledger/futures-funds.js';
 import { noteInsurance } from './options-account.js';
 import { liquidateOptions } from './options-liquidation.js';
+import { addWindowSample, windowSettlePrice } from '../futures/settle-window.js';
 import { payoff } from './options-margin.js';
 import { OptionsState, positionKey } from './options-state.js';
 
@@ -35,6 +41,15 @@ function setIndex(ctx: ExchangeContext, c: Command): ResultCode {
   if ((c.sub | 0) !== c.sub || c.sub < 0 || c.sub >= S.underlyings.length) return ResultCode.InvalidParam;
   if (!Number.isSafeInteger(c.price) || c.price <= 0) return ResultCode.InvalidParam;
   S.index[c.sub] = c.price;
+  // The expirations' settlement windows (settle-window.ts) and their last index before expiry.
+  const t = c.time / 1e6;
+  const W = S.underlyings[c.sub]!.settleDuration;
+  for (let e = 0; e < S.expiries.length; e++) {
+    const x = S.expiries[e]!;
+    if (x.u !== c.sub || t >= x.expiration) continue;
+    S.lastIndex[e] = c.price;
+    addWindowSample(S.settleSum, S.settleSamples, e, t, x.expiration, W, c.price);
+  }
   return ResultCode.Ok;
 }
 
@@ -44,9 +59,11 @@ function settle(ctx: ExchangeContext, c: Command): ResultCode {
   if ((ui | 0) !== ui || ui < 0 || ui >= S.underlyings.length) return ResultCode.InvalidParam;
   const u = S.underlyings[ui]!;
   const exp = c.amount;
-  const X = c.price;
-  if (!u.expirations.includes(exp) || !Number.isSafeInteger(X) || X <= 0) return ResultCode.InvalidParam;
+  const slot = S.expirySlot(ui, exp);
+  if (slot < 0 || !Number.isSafeInteger(c.price) || c.price <= 0) return ResultCode.InvalidParam;
   if (c.time < exp * 1e6) return ResultCode.NothingDue;
+  const last = S.lastIndex[slot]!;
+  const X = windowSettlePrice(S.settleSum[slot]!, S.settleSamples[slot]!, last > 0 ? last : c.price, u.tick);
   const cis: number[] = [];
   S.contracts.forEach((k, i) => { if (k.u === ui && k.expiration === exp) cis.push(i); });
   if (S.settled[cis[0]!] !== 0) return ResultCode.NothingDue;

@@ -79,6 +79,8 @@ export interface OptionsStateData {
   readonly userSettlements: readonly UserSettlementRow[];
   /** Absent in snapshots taken before marks and liquidation were kept. */
   readonly mark?: readonly number[];
+  /** Per expiry slot [index sum of its settlement window, samples, last index before expiry]. */
+  readonly windows?: readonly (readonly [string, number, number])[];
   readonly closes?: readonly OptionsCloseRow[];
   readonly liquidations?: readonly OptionsLiquidationRow[];
   readonly insurance?: readonly OptionsInsuranceRow[];
@@ -101,6 +103,15 @@ export class OptionsState {
    * 0 before the first. Position values, unrealised PnL, the liquidation check and takeovers use it.
    */
   readonly mark: Float64Array;
+  /**
+   * Expiry slots: every (underlying, expiration), in underlying then expiration order, with the settlement window
+   * of each (core/futures/settle-window.ts): the index sum and sample count of [E − W, E), and the last index set
+   * before E (the fallback when the window has no sample).
+   */
+  readonly expiries: readonly { readonly u: number; readonly expiration: number }[];
+  readonly settleSum: bigint[];
+  readonly settleSamples: Int32Array;
+  readonly lastIndex: Float64Array;
   readonly rows: OptionPosition[] = [];
   readonly #rowOf = new Map<number, number>();
   /** Rows of each user, in creation order. */
@@ -123,6 +134,15 @@ export class OptionsState {
     this.index = new Float64Array(underlyings.length);
     this.settled = new Float64Array(contracts.length);
     this.mark = new Float64Array(contracts.length);
+    this.expiries = underlyings.flatMap((u, i) => u.expirations.map((expiration) => ({ u: i, expiration })));
+    this.settleSum = this.expiries.map(() => 0n);
+    this.settleSamples = new Int32Array(this.expiries.length);
+    this.lastIndex = new Float64Array(this.expiries.length);
+  }
+
+  /** The expiry slot of (underlying `u`, `expiration`), or -1. */
+  expirySlot(u: number, expiration: number): number {
+    return this.expiries.findIndex((e) => e.u === u && e.expiration === expiration);
   }
 
   /** The contract of market `m`, or -1. */
@@ -201,6 +221,7 @@ export class OptionsState {
     for (const v of this.index) h.add(v);
     for (const v of this.settled) h.add(v);
     for (const v of this.mark) h.add(v);
+    for (let i = 0; i < this.expiries.length; i++) h.add(this.settleSamples[i]!).add(this.lastIndex[i]!).addString(this.settleSum[i]!.toString());
     for (const p of this.rows) {
       h.add(p.uid).add(p.ci).add(p.size).add(p.openBuy).add(p.openSell).add(p.pending).add(p.updateTime)
         .addString(`${p.cost}:${p.pnl}:${p.openPnl}`);
@@ -217,7 +238,8 @@ export class OptionsState {
       positions: this.rows.map((p) => [p.uid, p.ci, p.size, p.cost.toString(), p.pnl.toString(), p.openBuy, p.openSell, p.pending, p.updateTime,
         p.openPnl.toString()]),
       settlements: [...this.settlements], userSettlements: [...this.userSettlements],
-      mark: [...this.mark], closes: [...this.closes], liquidations: [...this.liquidations], insurance: [...this.insurance],
+      mark: [...this.mark], windows: this.expiries.map((_, i) => [this.settleSum[i]!.toString(), this.settleSamples[i]!, this.lastIndex[i]!] as const),
+      closes: [...this.closes], liquidations: [...this.liquidations], insurance: [...this.insurance],
     };
   }
 
@@ -237,6 +259,11 @@ export class OptionsState {
     this.settlements = [...d.settlements];
     this.userSettlements = [...d.userSettlements];
     d.mark?.forEach((v, i) => { this.mark[i] = v; });
+    d.windows?.forEach(([sum, n, last], i) => {
+      this.settleSum[i] = BigInt(sum);
+      this.settleSamples[i] = n;
+      this.lastIndex[i] = last;
+    });
     this.closes = [...(d.closes ?? [])];
     this.liquidations = [...(d.liquidations ?? [])];
     this.insurance = [...(d.insurance ?? [])];

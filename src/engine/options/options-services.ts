@@ -8,14 +8,15 @@
  * One pass at a time, each command submitted after the previous one completed:
  *   1. index, every `indexIntervalMs` of the engine clock (or on demand): per underlying, an override (control
  *      plane), else the last trade of its `index_source` spot market in option ticks (half up); an
- *      OptionsSetIndex only when it differs from the state;
+ *      OptionsSetIndex when it differs from the state, and at every step while one of the underlying's expirations
+ *      is in its settlement window (each step is then a sample of the settlement price's mean);
  *   2. marks, in the same step: per unsettled contract of an underlying with an index, the option model's value
  *      at the engine time (core/options/option-model.ts) on the tick grid; an OptionsSetMark when it differs;
  *   3. liquidation, after each index step (or on demand, or at once when the previous pass ran out of budget):
  *      options-liquidator.ts;
  *   4. expiry, for each (underlying, expiration) the engine clock reached and not yet settled: every open order of
- *      its contracts is cancelled (CancelOrder, FinishAs cancelled), then an OptionsSettle at the index (the
- *      settlement price; Gate uses a 30-minute average of the index before expiry, see docs/derivatives.md).
+ *      its contracts is cancelled (CancelOrder, FinishAs cancelled), then an OptionsSettle, which settles at the
+ *      mean index of the expiration's window (the index now is only its last fallback; core/options).
  *      An underlying without any index yet is settled at its next pass that has one.
  * POST /sim/clock waits on `ready()`, so moving the simulated clock across an expiry settles it before it answers.
  * Costs: one incremental pass over new trades (LastPrices), O(contracts + open orders of expiring contracts).
@@ -23,6 +24,7 @@
 import type { Clock } from '../../core/clock.js';
 import { Command, CommandType } from '../../core/command.js';
 import type { Exchange } from '../../core/exchange/exchange.js';
+import { inSettleWindow } from '../../core/futures/settle-window.js';
 import { contractModel } from '../../core/options/option-model.js';
 import { ResultCode } from '../../core/result-code.js';
 import { ServicePasses } from '../service-passes.js';
@@ -159,9 +161,12 @@ export class OptionsServices {
     const ex = this.#ex;
     const S = ex.options;
     this.#last.refresh();
+    const t = this.#host.clock.nowUs() / 1e6;
     for (let ui = 0; ui < S.underlyings.length; ui++) {
       const index = this.#indexOf(ui);
-      if (index === undefined || index <= 0 || index === S.index[ui]) continue;
+      // Within an expiration's settlement window every step is a sample, changed or not.
+      const sampling = S.expiries.some((x) => x.u === ui && inSettleWindow(t, x.expiration, S.underlyings[ui]!.settleDuration));
+      if (index === undefined || index <= 0 || (index === S.index[ui] && !sampling)) continue;
       const c = this.#cmd.clear();
       c.type = CommandType.OptionsSetIndex; c.sub = ui; c.price = index;
       if ((yield c) === ResultCode.Ok) this.stats.indexUpdates++;
