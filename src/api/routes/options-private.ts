@@ -10,6 +10,7 @@
  *   POST   /options/orders                         create (201)                                 rate: options-place
  *   GET    /options/orders?status=open|finished&underlying=&contract=&limit=&offset=&from=&to=
  *   GET    /options/orders/{order_id}
+ *   PUT    /options/orders/{order_id}              amend: contract, price, size (new total)     rate: options-place
  *   DELETE /options/orders/{order_id}              cancel                                       rate: options-cancel
  *   DELETE /options/orders?underlying=&contract=&side=ask|bid   cancel all (one journal group)   rate: options-cancel
  *   GET    /options/my_trades?underlying=&contract=&limit=&offset=&from=&to=
@@ -22,7 +23,7 @@ import { AccountKind } from '../../core/ledger/account-kinds.js';
 import { EventKind } from '../../core/matching/book-events.js';
 import { Side } from '../../core/matching/order-types.js';
 import { ResultCode } from '../../core/result-code.js';
-import { parseOptionContract, parseOptionsOrder, parseUnderlying } from '../../gate/options-request.js';
+import { parseOptionContract, parseOptionsAmend, parseOptionsOrder, parseUnderlying } from '../../gate/options-request.js';
 import {
   moneyText, optionsBookType, priceText, renderEmptyOptionPosition, renderOptionOrder, renderOptionPosition, renderOptionsAccount, renderOptionsBookEntry,
   renderOptionsPositionClose, renderOptionTrade,
@@ -68,7 +69,7 @@ export function registerOptionsPrivateRoutes(router: Router, deps: ApiDeps): voi
     for (const v of [limit, offset, from, to]) if (v < 0) return v;
     return { limit, offset, from, to };
   };
-  const add = (method: 'GET' | 'POST' | 'DELETE', path: string, limit: 'private' | 'options-place' | 'options-cancel',
+  const add = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, limit: 'private' | 'options-place' | 'options-cancel',
     handler: (req: ApiRequest, reply: Reply) => void): void => {
     router.add({ method, pattern: `${P}${path}`, access: OPTIONS, limit, handler });
   };
@@ -184,6 +185,21 @@ export function registerOptionsPrivateRoutes(router: Router, deps: ApiDeps): voi
     const r = findOrder(req.uid, req.params[0]!);
     if (r < 0) return reply.error(r);
     reply.json(200, renderOptionOrder(ex(), r));
+  });
+
+  add('PUT', '/orders/{order_id}', 'options-place', (req, reply) => {
+    const body = bodyObject(req);
+    if (body === undefined) return reply.error(ResultCode.InvalidBody, 'Amendment body required');
+    const r = findOrder(req.uid, req.params[0]!);
+    if (r < 0) return reply.error(r);
+    const id = ex().orders.id[r]!;
+    const { cmd } = deps;
+    const parsed = parseOptionsAmend(ex(), req.uid, r, body, cmd);
+    if (parsed !== ResultCode.Ok) return reply.error(parsed);
+    gateway.submit(cmd, (code) => {
+      if (code !== ResultCode.Ok) return reply.error(code);
+      reply.json(200, renderOptionOrder(ex(), ex().orders.find(id)));
+    });
   });
 
   add('DELETE', '/orders/{order_id}', 'options-cancel', (req, reply) => {

@@ -6,8 +6,9 @@
  *              order (price 0, ioc / fok: a limit at marketBound), size bounds, reduce-only / close, orders
  *              limit) and holds: a buy its premium at the limit plus the fee bound
  *              (fee_cap × premium); a sell the initial margin of its opening part at the index
- *              (options-margin.ts). The order id is stamped and the order recorded open. Amends are refused
- *              (Gate's options API has none); a cancel checks ownership.
+ *              (options-margin.ts). The order id is stamped and the order recorded open. An amend re-holds
+ *              for its new remainder and price; a cancel checks ownership. The liquidator's orders (flag
+ *              Liquidation, INSURANCE_UID only) take side, size and limit from the position it holds.
  *   R2 `post`: each fill pays the premium from the buyer's order hold to the seller, charges each side its fee
  *              (the buyer's from its hold, the seller's from the premium received), and moves the positions:
  *              closing lots first (a short's margin released in proportion), then opening lots (a new short's
@@ -22,7 +23,7 @@
 import { type Command, CommandType } from '../command.js';
 import type { BookProduct, ExchangeContext } from '../exchange/context.js';
 import { bookRefusal, goneCode } from '../exchange/derivative-answers.js';
-import { packAccount } from '../exchange/order-store.js';
+import { orderFlagsOf, packAccount } from '../exchange/order-store.js';
 import { invariant } from '../invariant.js';
 import { AccountKind } from '../ledger/account-kinds.js';
 import { INSURANCE_UID, NO_HOLD } from '../ledger/futures-funds.js';
@@ -59,6 +60,7 @@ export class OptionsOrders implements BookProduct {
     let code: ResultCode;
     switch (c.type) {
       case CommandType.PlaceOrder: code = this.#prePlace(ctx, c, ci); break;
+      case CommandType.AmendOrder: code = this.#preAmend(ctx, c, ci); break;
       case CommandType.CancelOrder: code = goneCode(ctx, c); break;
       case CommandType.CancelAll: code = ResultCode.Ok; break;
       default: code = ResultCode.InvalidParam;
@@ -101,6 +103,10 @@ export class OptionsOrders implements BookProduct {
         addOpen(ctx, row, O.side[r]!, -left, -1);
         ctx.ledger.options.closeHold(id);
         O.finish(r, ev.code[i]!, left, time);
+      } else if (kind === EventKind.Amended) {
+        const r = O.find(id);
+        addOpen(ctx, ctx.options.ensure(O.uid[r]!, ci, time), O.side[r]!, ev.lots[i]! - O.left[r]!, 0);
+        O.amend(r, ev.price[i]!, ev.lots[i]!, time, c.text);
       }
     }
     if (c.uid === INSURANCE_UID && c.type === CommandType.PlaceOrder) {
@@ -245,8 +251,58 @@ export class OptionsOrders implements BookProduct {
     return ResultCode.Ok;
   }
 
-  /** Reverses R1 of a place the book (or the post-only / fill-or-kill rule) refused. */
+  /**
+   * An amend (Gate's PUT /options/orders/{id}: price and new total size, as the perpetuals'): the order re-holds
+   * for its new remainder at its new price as if placed now (a buy its premium and fee bound, a sell the initial
+   * margin of its opening part, its own open contracts not counted), moving the difference from or to available;
+   * the book then reprices or resizes it (a total at or below what filled: AMEND_BELOW_FILLED, from the book).
+   */
+  #preAmend(ctx: ExchangeContext, c: Command, ci: number): ResultCode {
+    const gone = goneCode(ctx, c);
+    if (gone !== ResultCode.Ok) return gone;
+    const S = ctx.options;
+    const O = ctx.orders;
+    const r = O.find(c.orderId);
+    const flags = orderFlagsOf(O.account[r]!);
+    if (O.type[r] === OrderType.Market || (flags & (OptionsFlag.Liquidation | OptionsFlag.Close)) !== 0) return ResultCode.InvalidParam;
+    const k = S.contracts[ci]!;
+    const u = S.underlyings[k.u]!;
+    if (c.time >= k.expiration * 1e6) return ResultCode.ContractNotFound;
+    const price = c.price === 0 ? O.price[r]! : c.price;
+    const total = c.amount === 0 ? O.amount[r]! : c.amount;
+    if (!Number.isSafeInteger(price) || price <= 0 || price % u.tick !== 0 || !Number.isSafeInteger(total) || total <= 0) return ResultCode.InvalidParam;
+    if (total > u.sizeMax) return ResultCode.SizeTooLarge;
+    const left = total - O.filledLots[r]!;
+    if (left <= 0) return ResultCode.Ok; // the book answers AmendBelowFilled
+    const p = S.rows[S.ensure(c.uid, ci, c.time)]!;
+    const side = O.side[r]!;
+    if ((flags & OptionsFlag.ReduceOnly) !== 0 && left > Math.abs(p.size)) return ResultCode.ReduceExceeded;
+    let need: bigint;
+    if (side === Side.Buy) {
+      need = premium(u, BigInt(left), BigInt(price)) + feeBound(u, BigInt(left), BigInt(price));
+    } else {
+      const opening = (flags & OptionsFlag.ReduceOnly) !== 0 ? 0 : openingLots(p.size, side, left, p.openSell - O.left[r]!);
+      need = initialMargin(u, k, BigInt(opening), S.index[k.u]!);
+    }
+    const L = ctx.ledger.options;
+    const held = L.held(c.orderId);
+    const moved = need >= held ? L.move(NO_HOLD, c.orderId, need - held) : L.move(c.orderId, NO_HOLD, held - need);
+    if (moved !== ResultCode.Ok) return ResultCode.InsufficientAvailable;
+    c.reserved = held;
+    return ResultCode.Ok;
+  }
+
+  /** Reverses R1 of a place (or an amend's re-hold) the book (or the post-only / fill-or-kill rule) refused. */
   #undo(ctx: ExchangeContext, c: Command): void {
+    if (c.type === CommandType.AmendOrder && typeof c.reserved === 'bigint') {
+      const L = ctx.ledger.options;
+      const now = L.held(c.orderId);
+      if (now >= 0n && now !== c.reserved) {
+        invariant((now > c.reserved ? L.move(c.orderId, NO_HOLD, now - c.reserved) : L.move(NO_HOLD, c.orderId, c.reserved - now))
+          === ResultCode.Ok, 'options amend hold could not be restored');
+      }
+      return;
+    }
     if (c.type !== CommandType.PlaceOrder) return;
     const O = ctx.orders;
     const r = O.find(c.orderId);

@@ -120,6 +120,13 @@ export class OptionsDriver {
     return this.submit(c);
   }
 
+  /** Amends order `orderId`: price ticks and new total size (0 keeps either). */
+  amend(uid: number, name: string, orderId: number, price: number, amount: number): ResultCode {
+    const c = this.#c(CommandType.AmendOrder);
+    c.uid = uid; c.market = this.market(name); c.orderId = orderId; c.price = price; c.amount = amount;
+    return this.submit(c);
+  }
+
   cancel(uid: number, name: string, orderId: number): ResultCode {
     const c = this.#c(CommandType.CancelOrder);
     c.uid = uid; c.market = this.market(name); c.orderId = orderId;

@@ -1,4 +1,4 @@
-// Options on a seeded random stream: orders (gtc, ioc, poc, fok, market, reduce-only, close), cancels, index and
+// Options on a seeded random stream: orders (gtc, ioc, poc, fok, market, reduce-only, close), amends, cancels, index and
 // mark moves, liquidations of accounts at or below maintenance margin (their orders cancelled first) and the
 // liquidator's IOC closes, and the expiry of the first expiration (its orders cancelled, then settled at the index).
 // After every command the ledger, order and options invariants hold and USDT is conserved (users' options accounts
@@ -70,8 +70,13 @@ function run(seed: number, steps: number): { d: OptionsDriver; codes: number[]; 
     } else if (roll < 85) {
       const open = ex.orders.openOf(uid, d.market(name));
       d.cancel(uid, name, open.length > 0 ? ex.orders.id[open[rng.nextInt(open.length)]!]! : ex.lastOrderId);
-    } else if (roll < 88) {
+    } else if (roll < 86) {
       d.cancelAll(uid, name);
+    } else if (roll < 88) {
+      const open = ex.orders.openOf(uid, d.market(name));
+      const id = open.length > 0 ? ex.orders.id[open[rng.nextInt(open.length)]!]! : ex.lastOrderId;
+      const code = d.amend(uid, name, id, rng.nextInt(3) === 0 ? 0 : (1 + rng.nextInt(60)) * 500, rng.nextInt(3) === 0 ? 0 : 1 + rng.nextInt(25));
+      if (code === ResultCode.Ok) stats.amends = (stats.amends ?? 0) + 1;
     } else if (roll < 92) {
       d.index(Math.max(1000, ex.options.index[0]! + (rng.nextInt(2001) - 1000) * 10));
     } else if (roll < 97) {
@@ -108,6 +113,7 @@ describe('options on a random stream', () => {
     expect(stats.trades).toBeGreaterThan(100);
     expect(stats.liquidations).toBeGreaterThan(3);
     expect(stats.closes).toBeGreaterThan(0);
+    expect(stats.amends).toBeGreaterThan(5);
     expect(d.ex.options.closes.some((r) => r.text === 'liquidated')).toBe(true);
     expect(d.ex.options.userSettlements.length).toBeGreaterThan(0);
     expect(d.ex.options.settlements.length).toBe(6);
