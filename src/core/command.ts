@@ -85,6 +85,8 @@ export const CommandType = {
   OptionsSettle: 57,
   OptionsSetMark: 58,
   OptionsLiquidate: 59,
+  OptionsSetMmp: 60,
+  OptionsResetMmp: 61,
 } as const;
 export type CommandType = (typeof CommandType)[keyof typeof CommandType];
 

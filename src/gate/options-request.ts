@@ -1,7 +1,7 @@
 /**
  * Parsing of Gate's options order requests into engine commands, at the edge: `contract` becomes its market,
  * the signed `size` a side and whole contracts, the decimal `price` ticks (a multiple of order_price_round),
- * `iceberg` the shown size (0: all), `tif`, `reduce_only` and `close` the PlaceOrder's fields (core/options/options-orders.ts: kind Options,
+ * `iceberg` the shown size (0: all), `tif`, `reduce_only`, `close` and `mmp` the PlaceOrder's fields (core/options/options-orders.ts: kind Options,
  * sub 0, toKind OptionsFlag bits). Anything malformed becomes a result code before the engine sees it; unknown
  * keys are ignored. Price "0" is a market order (tif ioc, the default then, or fok; core/options/options-orders.ts
  * bounds it).
@@ -50,7 +50,8 @@ export function parseOptionsOrder(ex: Exchange, uid: number, body: Body, out: Co
   const size = parseSize(body.size);
   const close = flag(body, 'close');
   const reduceOnly = flag(body, 'reduce_only');
-  if (size === undefined || close === undefined || reduceOnly === undefined) return ResultCode.InvalidParam;
+  const mmp = flag(body, 'mmp');
+  if (size === undefined || close === undefined || reduceOnly === undefined || mmp === undefined) return ResultCode.InvalidParam;
   if (!has(body, 'price')) return ResultCode.MissingParam;
   const priceText = typeof body.price === 'number' && Number.isFinite(body.price) ? String(body.price) : body.price;
   const units = typeof priceText === 'string' ? parseSignedUnits(priceText, u.priceScale) : undefined;
@@ -67,7 +68,7 @@ export function parseOptionsOrder(ex: Exchange, uid: number, body: Body, out: Co
     if (ice === undefined || ice < 0) return ResultCode.InvalidParam;
     iceberg = ice;
   }
-  let flags = reduceOnly ? OptionsFlag.ReduceOnly : 0;
+  let flags = (reduceOnly ? OptionsFlag.ReduceOnly : 0) | (mmp ? OptionsFlag.Mmp : 0);
   if (close) {
     if (size !== 0) return ResultCode.InvalidParam;
     flags |= OptionsFlag.Close;

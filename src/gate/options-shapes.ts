@@ -105,6 +105,7 @@ function finishAsName(f: number): string {
     case FinishAs.Ioc: case FinishAs.DepthNotEnough: case FinishAs.Small: return 'ioc';
     case FinishAs.Stp: return 'stp';
     case FinishAs.Liquidated: return 'liquidated';
+    case FinishAs.MmpCancelled: return 'mmp_cancelled';
     default: return 'cancelled';
   }
 }
@@ -127,7 +128,7 @@ export function renderOptionOrder(ex: Exchange, r: number): Record<string, unkno
     size: sign * O.amount[r]!, iceberg: O.iceberg[r]!, price: priceText(u, O.price[r]!),
     close: (flags & OptionsFlag.Close) !== 0, is_close: (flags & OptionsFlag.Close) !== 0,
     reduce_only: (flags & OptionsFlag.ReduceOnly) !== 0, is_reduce_only: (flags & OptionsFlag.ReduceOnly) !== 0,
-    is_liq: (flags & OptionsFlag.Liquidation) !== 0, mmp: false, is_mmp: false, tif: TIF_NAMES[O.tif[r] as TimeInForce], left: sign * O.left[r]!,
+    is_liq: (flags & OptionsFlag.Liquidation) !== 0, mmp: (flags & OptionsFlag.Mmp) !== 0, is_mmp: (flags & OptionsFlag.Mmp) !== 0, tif: TIF_NAMES[O.tif[r] as TimeInForce], left: sign * O.left[r]!,
     fill_price: filled === 0 ? '0' : ratioText(BigInt(O.filledNotional[r]!), BigInt(filled) * 10n ** BigInt(u.priceScale), u.priceScale + 4),
     text: O.text[r] !== '' ? O.text[r]! : 'api', tkfr: rateText(u.takerRate), mkfr: rateText(u.makerRate), refu: 0, refr: '0',
   };
@@ -185,7 +186,7 @@ export function renderOptionsAccount(ex: Exchange, uid: number, code: string): R
   }
   return {
     user: uid, total: moneyText(u, f.total), position_value: moneyText(u, f.positionValue),
-    equity: moneyText(u, f.equity), short_enabled: true, mmp_enabled: false,
+    equity: moneyText(u, f.equity), short_enabled: true, mmp_enabled: S.underlyings.some((_, ui) => (S.mmpOf(uid, ui)?.window ?? 0) > 0),
     liq_triggered: isOptionsLiquidatable(ex, uid, cur), margin_mode: 0, unrealised_pnl: moneyText(u, f.unrealisedPnl),
     init_margin: moneyText(u, f.initialMargin), maint_margin: moneyText(u, f.maintenanceMargin), order_margin: moneyText(u, bid + ask),
     ask_order_margin: moneyText(u, ask), bid_order_margin: moneyText(u, bid), available: moneyText(u, f.available), point: '0',

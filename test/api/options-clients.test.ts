@@ -106,7 +106,7 @@ describe('gate-api OptionsApi', () => {
 });
 
 describe('gate-api OptionsApi MMP settings', () => {
-  it('sets, reads and resets them as journaled records', async () => {
+  it('sets, reads and resets them as engine state', async () => {
     const api = new GateApi.OptionsApi(gateApiClient(sim.server.port, 'k2', 's2'));
     const mmp = new GateApi.OptionsMMP();
     mmp.underlying = 'BTC_USDT';
@@ -114,9 +114,8 @@ describe('gate-api OptionsApi MMP settings', () => {
     mmp.frozenPeriod = 200;
     mmp.qtyLimit = '10';
     mmp.deltaLimit = '1.5';
-    const before = sim.gateway.exchange.records.size;
     expect((await api.setOptionsMMP(mmp)).body).toMatchObject({ underlying: 'BTC_USDT', window: 5000, qtyLimit: '10', deltaLimit: '1.5' });
-    expect(sim.gateway.exchange.records.size).toBe(before + 1);
+    expect(sim.gateway.exchange.options.mmpOf(10002, 0)).toMatchObject({ window: 5000, frozenPeriod: 200, qtyLimit: 1000, deltaLimit: 150 });
     expect((await api.getOptionsMMP({ underlying: 'BTC_USDT' })).body).toEqual([expect.objectContaining({ frozenPeriod: 200, frozenUntilMs: 0 })]);
     const reset = new GateApi.OptionsMMPReset();
     reset.underlying = 'BTC_USDT';

@@ -19,10 +19,11 @@
  * in full (one the liquidator could not reach in time, or the liquidator itself) leaves a shortfall the options
  * insurance fund covers; should even that fall short, longs are paid in position order until the pool is used up.
  *
- *   OptionsSetMark    -                 mark ticks (> 0)        -                      market = the contract's
+ *   OptionsSetMark    -                 mark ticks (> 0)        delta (10^-4, |·| ≤ 1)  market = the contract's
  *   OptionsLiquidate  owner uid         -                       -                      currency = settle currency
+ *   OptionsSetMmp, OptionsResetMmp: options-mmp.ts.
  *
- * OptionsSetMark sets a contract's journaled mark price (refused once it is settled: NothingDue).
+ * OptionsSetMark sets a contract's journaled mark price and delta (refused once it is settled: NothingDue).
  * OptionsLiquidate: options-liquidation.ts.
  */
 import { type Command, CommandType } from '../command.js';
@@ -32,6 +33,7 @@ import { ResultCode } from '../result-code.js';
 import { INSURANCE_UID } from '../ledger/futures-funds.js';
 import { noteInsurance } from './options-account.js';
 import { liquidateOptions } from './options-liquidation.js';
+import { applyMmp } from './options-mmp.js';
 import { addWindowSample, windowSettlePrice } from '../futures/settle-window.js';
 import { payoff } from './options-margin.js';
 import { OptionsState, positionKey } from './options-state.js';
@@ -132,20 +134,25 @@ function setMark(ctx: ExchangeContext, c: Command): ResultCode {
   const S = ctx.options;
   const ci = S.contractOf(c.market);
   if (ci < 0 || !Number.isSafeInteger(c.price) || c.price <= 0) return ResultCode.InvalidParam;
+  if (!Number.isSafeInteger(c.amount) || Math.abs(c.amount) > 10_000) return ResultCode.InvalidParam;
   if (S.settled[ci] !== 0) return ResultCode.NothingDue;
   S.mark[ci] = c.price;
+  S.delta[ci] = c.amount;
   return ResultCode.Ok;
 }
 
 export const OPTIONS_COMMANDS: CommandProduct = {
   name: 'options',
-  commands: [CommandType.OptionsSetIndex, CommandType.OptionsSettle, CommandType.OptionsSetMark, CommandType.OptionsLiquidate],
+  commands: [CommandType.OptionsSetIndex, CommandType.OptionsSettle, CommandType.OptionsSetMark, CommandType.OptionsLiquidate,
+    CommandType.OptionsSetMmp, CommandType.OptionsResetMmp],
   apply(ctx, c) {
     if (ctx.options.contracts.length === 0) return ResultCode.InvalidParam;
     switch (c.type) {
       case CommandType.OptionsSetIndex: return setIndex(ctx, c);
       case CommandType.OptionsSetMark: return setMark(ctx, c);
       case CommandType.OptionsLiquidate: return liquidateOptions(ctx, c);
+      case CommandType.OptionsSetMmp: return applyMmp(ctx, c, false);
+      case CommandType.OptionsResetMmp: return applyMmp(ctx, c, true);
       default: return settle(ctx, c);
     }
   },

@@ -37,7 +37,8 @@ import { ResultCode } from '../result-code.js';
 import { invariant } from '../invariant.js';
 import { noteInsurance, optionsAccountFigures } from './options-account.js';
 import { premium } from './options-margin.js';
-import { OptionsFlag, tradeRow } from './options-orders.js';
+import { OptionsFlag } from './options-orders.js';
+import { tradeRow } from './options-positions.js';
 import { OptionsState, positionKey } from './options-state.js';
 
 /** True when (uid, cur)'s options account has a short position and equity ≤ maintenance margin (module comment). */

@@ -28,17 +28,19 @@ import { invariant } from '../invariant.js';
 import { AccountKind } from '../ledger/account-kinds.js';
 import { INSURANCE_UID, NO_HOLD } from '../ledger/futures-funds.js';
 import { type BookEvents, EventKind } from '../matching/book-events.js';
-import { OrderType, Side, TimeInForce } from '../matching/order-types.js';
+import { FinishAs, OrderType, Side, TimeInForce } from '../matching/order-types.js';
 import { ResultCode } from '../result-code.js';
-import { divRound, RATE_ONE, Round } from '../futures/futures-math.js';
-import type { OptionContract, OptionUnderlying } from './options-contract.js';
+import { divRound, Round } from '../futures/futures-math.js';
 import { feeBound, initialMargin, marginIndex, optionFee, premium } from './options-margin.js';
 import { noteInsurance } from './options-account.js';
-import { type OptionsCloseText, positionKey } from './options-state.js';
+import { liquidatorOrder, marketBound } from './options-limits.js';
+import { tradeRow } from './options-positions.js';
+import { mmpFill, mmpFrozen } from './options-mmp.js';
+import { positionKey } from './options-state.js';
 
 /** Flags of an options order (the PlaceOrder's `toKind`). */
-export const OptionsFlag = { ReduceOnly: 1, Close: 2, Liquidation: 4 } as const;
-const ALL_FLAGS = 7;
+export const OptionsFlag = { ReduceOnly: 1, Close: 2, Liquidation: 4, Mmp: 8 } as const;
+const ALL_FLAGS = 15;
 
 /** Lots of an order of `side` that open (rather than close) a position of size `n` with `pending` same-side lots. */
 function openingLots(n: number, side: number, amount: number, pendingSameSide: number): number {
@@ -61,7 +63,7 @@ export class OptionsOrders implements BookProduct {
     switch (c.type) {
       case CommandType.PlaceOrder: code = this.#prePlace(ctx, c, ci); break;
       case CommandType.AmendOrder: code = this.#preAmend(ctx, c, ci); break;
-      case CommandType.CancelOrder: code = goneCode(ctx, c); break;
+      case CommandType.CancelOrder: code = this.#preCancel(ctx, c); break;
       case CommandType.CancelAll: code = ResultCode.Ok; break;
       default: code = ResultCode.InvalidParam;
     }
@@ -102,7 +104,9 @@ export class OptionsOrders implements BookProduct {
         const row = ctx.options.ensure(O.uid[r]!, ci, time);
         addOpen(ctx, row, O.side[r]!, -left, -1);
         ctx.ledger.options.closeHold(id);
-        O.finish(r, ev.code[i]!, left, time);
+        // A system cancel names its reason in the command's tif (#preCancel).
+        const why = ev.code[i] === FinishAs.Cancelled && c.type === CommandType.CancelOrder && c.tif !== 0 ? c.tif : ev.code[i]!;
+        O.finish(r, why, left, time);
       } else if (kind === EventKind.Amended) {
         const r = O.find(id);
         addOpen(ctx, ctx.options.ensure(O.uid[r]!, ci, time), O.side[r]!, ev.lots[i]! - O.left[r]!, 0);
@@ -149,6 +153,8 @@ export class OptionsOrders implements BookProduct {
     invariant(L.fee(time, seller, cur, NO_HOLD, sellFee, text, sellId) === ResultCode.Ok, 'options seller fee not paid');
     this.#position(ctx, ci, buyer, true, lots, price, buyFee, sellId, time);
     this.#position(ctx, ci, seller, false, lots, price, sellFee, sellId, time);
+    if ((orderFlagsOf(O.account[rb]!) & OptionsFlag.Mmp) !== 0) mmpFill(S, buyer, ci, true, lots, time);
+    if ((orderFlagsOf(O.account[rs]!) & OptionsFlag.Mmp) !== 0) mmpFill(S, seller, ci, false, lots, time);
     addOpen(ctx, S.ensure(buyer, ci, time), Side.Buy, -lots, 0);
     addOpen(ctx, S.ensure(seller, ci, time), Side.Sell, -lots, 0);
     return [buyFee, sellFee];
@@ -193,9 +199,10 @@ export class OptionsOrders implements BookProduct {
     let flags = c.toKind;
     if ((flags | 0) !== flags || flags < 0 || flags > ALL_FLAGS || c.kind !== AccountKind.Options || c.sub !== 0) return ResultCode.InvalidParam;
     const system = c.uid === INSURANCE_UID;
-    if (system !== ((flags & OptionsFlag.Liquidation) !== 0)) return ResultCode.InvalidParam;
+    if (system !== ((flags & OptionsFlag.Liquidation) !== 0) || (system && (flags & OptionsFlag.Mmp) !== 0)) return ResultCode.InvalidParam;
     if (S.settled[ci] !== 0 || c.time >= k.expiration * 1e6) return ResultCode.ContractNotFound;
     if (!L.hasAccount(c.uid, cur)) return ResultCode.UserNotFound;
+    if ((flags & OptionsFlag.Mmp) !== 0 && mmpFrozen(S, c.uid, k.u, c.time)) return ResultCode.MmpFrozen;
     const market = c.orderType === OrderType.Market;
     if ((c.orderType !== OrderType.Limit && !market) || c.tif < TimeInForce.Gtc || c.tif > TimeInForce.Fok
       || (market && c.tif !== TimeInForce.Ioc && c.tif !== TimeInForce.Fok)) return ResultCode.InvalidParam;
@@ -249,6 +256,14 @@ export class OptionsOrders implements BookProduct {
     c.orderType = OrderType.Limit;
     addOpen(ctx, row, c.side, c.amount, 1);
     return ResultCode.Ok;
+  }
+
+  /** A cancel: the owner's (tif 0), or the edge's MMP cancel of an MMP order (tif FinishAs.MmpCancelled). */
+  #preCancel(ctx: ExchangeContext, c: Command): ResultCode {
+    const gone = goneCode(ctx, c);
+    if (gone !== ResultCode.Ok || c.tif === 0) return gone;
+    const r = ctx.orders.find(c.orderId);
+    return c.tif === FinishAs.MmpCancelled && (orderFlagsOf(ctx.orders.account[r]!) & OptionsFlag.Mmp) !== 0 ? ResultCode.Ok : ResultCode.InvalidParam;
   }
 
   /**
@@ -317,89 +332,6 @@ export class OptionsOrders implements BookProduct {
 }
 
 const minOf = (a: bigint, b: bigint): bigint => (a < b ? a : b);
-
-/**
- * The bookkeeping of a trade of `lots` at `price` ticks on position row `row` (side `buy`), less `fee`: closing
- * lots first (their share of the cost leaves and the premium difference is realised), then opening lots (their
- * premium becomes cost). No money moves here (the caller pays premiums, fees and margin). A position that
- * empties leaves a close row with `text`. Returns [closing lots, opening lots]. Fills (OptionsOrders) and the
- * liquidator's takeovers (options-liquidation.ts) both move positions through this.
- */
-export function tradeRow(ctx: ExchangeContext, row: number, buy: boolean, lots: number, price: number, fee: bigint, time: number,
-  text: OptionsCloseText): [number, number] {
-  const S = ctx.options;
-  const p = S.rows[row]!;
-  const u = S.underlyings[S.contracts[p.ci]!.u]!;
-  const n = p.size;
-  const before = p.pnl;
-  const against = (n > 0 && !buy) || (n < 0 && buy);
-  const closing = against ? Math.min(lots, Math.abs(n)) : 0;
-  const opening = lots - closing;
-  if (closing > 0) {
-    const part = divRound(p.cost * BigInt(closing), BigInt(Math.abs(n)), Round.Down);
-    const q = premium(u, BigInt(closing), BigInt(price));
-    // Long sold: received q for what cost `part`; short bought back: paid q for what brought −part.
-    p.pnl += buy ? -part - q : q - part;
-    p.cost -= part;
-  }
-  p.pnl -= fee;
-  if (closing > 0) S.resize(row, n + (buy ? closing : -closing), time, text);
-  if (opening > 0) {
-    const q = premium(u, BigInt(opening), BigInt(price));
-    p.cost += buy ? q : -q;
-    S.resize(row, p.size + (buy ? opening : -opening), time, text);
-    // A position opened by this trade alone counts its fee in the PnL its close reports.
-    if (n === 0) p.openPnl = before;
-  }
-  p.updateTime = time;
-  return [closing, opening];
-}
-
-/**
- * The liquidator's order (INSURANCE_UID, flag Liquidation, a market IOC) trading out position `row` it took over:
- * its side and size are the position's (at most order_size_max, and for a buy what the fund's available can hold
- * at the bound), its limit mark × (1 ± liquidation_price_band) on the tick grid (a buy rounded up, a sell down,
- * at least one tick). Sets c.side, c.amount, c.price; NothingDue without a position or a mark,
- * InsufficientAvailable when the fund cannot hold one contract.
- */
-function liquidatorOrder(ctx: ExchangeContext, ci: number, row: number, c: Command): ResultCode {
-  const S = ctx.options;
-  const k = S.contracts[ci]!;
-  const u = S.underlyings[k.u]!;
-  const n = S.rows[row]!.size;
-  const mark = S.mark[ci]!;
-  if (n === 0 || mark <= 0 || c.orderType !== OrderType.Market || c.tif !== TimeInForce.Ioc) return ResultCode.NothingDue;
-  const buy = n < 0;
-  c.side = buy ? Side.Buy : Side.Sell;
-  c.price = liquidatorLimit(u, mark, buy);
-  let amount = Math.min(Math.abs(n), u.sizeMax);
-  if (buy) {
-    const one = premium(u, 1n, BigInt(c.price)) + feeBound(u, 1n, BigInt(c.price));
-    const afford = ctx.ledger.options.available(c.uid, S.settleCur[k.u]!) / one;
-    if (afford < BigInt(amount)) amount = Number(afford);
-    if (amount === 0) return ResultCode.InsufficientAvailable;
-  }
-  c.amount = amount;
-  return ResultCode.Ok;
-}
-
-/** The liquidator's limit around `mark` ticks: mark × (1 ± liquidation_price_band) on the tick grid (see liquidatorOrder). */
-export function liquidatorLimit(u: OptionUnderlying, mark: number, buy: boolean): number {
-  const tick = BigInt(u.tick);
-  const M = BigInt(mark);
-  return buy ? Number(divRound(M * (RATE_ONE + u.liqBand), RATE_ONE * tick, Round.Up) * tick)
-    : Math.max(u.tick, Number(divRound(M * (RATE_ONE - u.liqBand), RATE_ONE * tick, Round.Down) * tick));
-}
-
-/**
- * The limit of a market order: a buy pays at most what the option can be worth — a call the index (the strike
- * while there is none), a put its strike — rounded up to the tick; a sell takes down to one tick.
- */
-export function marketBound(k: OptionContract, tick: number, index: number, side: number): number {
-  if (side !== Side.Buy) return tick;
-  const cap = k.call ? (index > 0 ? index : k.strike) : k.strike;
-  return Math.ceil(cap / tick) * tick;
-}
 
 /** Open-order counters of a position row. */
 function addOpen(ctx: ExchangeContext, row: number, side: number, lots: number, orders: number): void {

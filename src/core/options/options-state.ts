@@ -14,6 +14,7 @@ import { invariant } from '../invariant.js';
 import type { StateHasher } from '../state-hash.js';
 import { HISTORY_CAP } from '../futures/futures-state.js';
 import type { OptionContract, OptionUnderlying } from './options-contract.js';
+import type { MmpState } from './options-mmp.js';
 
 /** Hold keys of short positions: −(POSITION_KEY_BASE + row), far below the futures position keys (−(row + 1)). */
 export const POSITION_KEY_BASE = 2 ** 40;
@@ -81,6 +82,11 @@ export interface OptionsStateData {
   readonly mark?: readonly number[];
   /** Per expiry slot [index sum of its settlement window, samples, last index before expiry]. */
   readonly windows?: readonly (readonly [string, number, number])[];
+  /** Per contract, the journaled delta (10^-4). */
+  readonly delta?: readonly number[];
+  /** MMP: [uid, underlying, window, frozen period, qty limit, delta limit, trigger ms, frozen until ms, ...fills]. */
+  readonly mmp?: readonly (readonly number[])[];
+  readonly mmpTriggers?: number;
   readonly closes?: readonly OptionsCloseRow[];
   readonly liquidations?: readonly OptionsLiquidationRow[];
   readonly insurance?: readonly OptionsInsuranceRow[];
@@ -103,6 +109,11 @@ export class OptionsState {
    * 0 before the first. Position values, unrealised PnL, the liquidation check and takeovers use it.
    */
   readonly mark: Float64Array;
+  /** Delta of each contract at its mark (OptionsSetMark's `amount`, 10^-4): what MMP counts. */
+  readonly delta: Float64Array;
+  /** MMP settings and state per (user, underlying) (options-mmp.ts), and how many freezes were triggered. */
+  readonly #mmp = new Map<number, MmpState>();
+  mmpTriggers = 0;
   /**
    * Expiry slots: every (underlying, expiration), in underlying then expiration order, with the settlement window
    * of each (core/futures/settle-window.ts): the index sum and sample count of [E − W, E), and the last index set
@@ -134,10 +145,30 @@ export class OptionsState {
     this.index = new Float64Array(underlyings.length);
     this.settled = new Float64Array(contracts.length);
     this.mark = new Float64Array(contracts.length);
+    this.delta = new Float64Array(contracts.length);
     this.expiries = underlyings.flatMap((u, i) => u.expirations.map((expiration) => ({ u: i, expiration })));
     this.settleSum = this.expiries.map(() => 0n);
     this.settleSamples = new Int32Array(this.expiries.length);
     this.lastIndex = new Float64Array(this.expiries.length);
+  }
+
+  /** MMP state of (uid, underlying `ui`), if it has settings. */
+  mmpOf(uid: number, ui: number): MmpState | undefined {
+    return this.#mmp.get(uid * this.underlyings.length + ui);
+  }
+
+  setMmp(uid: number, ui: number, m: MmpState): void {
+    this.#mmp.set(uid * this.underlyings.length + ui, m);
+  }
+
+  /** Every (uid, underlying, state) with MMP settings, in the order they were first set. */
+  mmpEntries(): IterableIterator<[number, MmpState]> {
+    return this.#mmp.entries();
+  }
+
+  /** The user and underlying of an MMP key (mmpEntries). */
+  mmpKey(key: number): [number, number] {
+    return [Math.floor(key / this.underlyings.length), key % this.underlyings.length];
   }
 
   /** The expiry slot of (underlying `u`, `expiration`), or -1. */
@@ -221,6 +252,12 @@ export class OptionsState {
     for (const v of this.index) h.add(v);
     for (const v of this.settled) h.add(v);
     for (const v of this.mark) h.add(v);
+    for (const v of this.delta) h.add(v);
+    h.add(this.mmpTriggers).add(this.#mmp.size);
+    for (const [k, m] of this.#mmp) {
+      h.add(k).add(m.window).add(m.frozenPeriod).add(m.qtyLimit).add(m.deltaLimit).add(m.triggerMs).add(m.frozenUntilMs).add(m.fills.length);
+      for (const v of m.fills) h.add(v);
+    }
     for (let i = 0; i < this.expiries.length; i++) h.add(this.settleSamples[i]!).add(this.lastIndex[i]!).addString(this.settleSum[i]!.toString());
     for (const p of this.rows) {
       h.add(p.uid).add(p.ci).add(p.size).add(p.openBuy).add(p.openSell).add(p.pending).add(p.updateTime)
@@ -239,6 +276,9 @@ export class OptionsState {
         p.openPnl.toString()]),
       settlements: [...this.settlements], userSettlements: [...this.userSettlements],
       mark: [...this.mark], windows: this.expiries.map((_, i) => [this.settleSum[i]!.toString(), this.settleSamples[i]!, this.lastIndex[i]!] as const),
+      delta: [...this.delta], mmpTriggers: this.mmpTriggers,
+      mmp: [...this.#mmp].map(([k, m]) => [...this.mmpKey(k), m.window, m.frozenPeriod, m.qtyLimit, m.deltaLimit, m.triggerMs, m.frozenUntilMs,
+        ...m.fills]),
       closes: [...this.closes], liquidations: [...this.liquidations], insurance: [...this.insurance],
     };
   }
@@ -259,6 +299,12 @@ export class OptionsState {
     this.settlements = [...d.settlements];
     this.userSettlements = [...d.userSettlements];
     d.mark?.forEach((v, i) => { this.mark[i] = v; });
+    d.delta?.forEach((v, i) => { this.delta[i] = v; });
+    this.mmpTriggers = d.mmpTriggers ?? 0;
+    for (const [uid, ui, window, frozenPeriod, qtyLimit, deltaLimit, triggerMs, frozenUntilMs, ...fills] of d.mmp ?? []) {
+      this.setMmp(uid!, ui!, { window: window!, frozenPeriod: frozenPeriod!, qtyLimit: qtyLimit!, deltaLimit: deltaLimit!, triggerMs: triggerMs!,
+        frozenUntilMs: frozenUntilMs!, fills });
+    }
     d.windows?.forEach(([sum, n, last], i) => {
       this.settleSum[i] = BigInt(sum);
       this.settleSamples[i] = n;

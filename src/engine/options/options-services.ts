@@ -6,6 +6,8 @@
  * code.
  *
  * One pass at a time, each command submitted after the previous one completed:
+ *   0. MMP, when a freeze was triggered since the last look (the gateway's observers look after every command):
+ *      every open MMP order of a frozen (user, underlying) is cancelled (CancelOrder, finish_as mmp_cancelled);
  *   1. index, every `indexIntervalMs` of the engine clock (or on demand): per underlying, an override (control
  *      plane), else the last trade of its `index_source` spot market in option ticks (half up); an
  *      OptionsSetIndex when it differs from the state, and at every step while one of the underlying's expirations
@@ -25,7 +27,11 @@ import type { Clock } from '../../core/clock.js';
 import { Command, CommandType } from '../../core/command.js';
 import type { Exchange } from '../../core/exchange/exchange.js';
 import { inSettleWindow } from '../../core/futures/settle-window.js';
+import { orderFlagsOf } from '../../core/exchange/order-store.js';
+import { FinishAs } from '../../core/matching/order-types.js';
 import { contractModel } from '../../core/options/option-model.js';
+import { mmpFrozen } from '../../core/options/options-mmp.js';
+import { OptionsFlag } from '../../core/options/options-orders.js';
 import { ResultCode } from '../../core/result-code.js';
 import { ServicePasses } from '../service-passes.js';
 import { emptyLiquidatorStats, type LiquidatorStats, type PassResult } from '../futures/futures-liquidator.js';
@@ -37,6 +43,8 @@ export interface OptionsHost {
   readonly clock: Clock;
   submit(cmd: Command, done: (code: ResultCode) => void): void;
   depth: DepthReader;
+  /** Called after every command (a gateway's observers): MMP freezes are acted on right after the fill. */
+  observe?(listener: () => void): void;
 }
 
 export interface OptionsServiceOptions {
@@ -70,6 +78,8 @@ export class OptionsServices {
   #lastIndexUs = Number.NEGATIVE_INFINITY;
   #force = false;
   #forceScan = false;
+  /** MMP freezes acted on (OptionsState.mmpTriggers); -1: none yet, so the first pass checks after a restart. */
+  #mmpSeen = -1;
   readonly #passes: ServicePasses;
 
   constructor(host: OptionsHost, options: OptionsServiceOptions = {}) {
@@ -81,6 +91,7 @@ export class OptionsServices {
     this.#last = new LastPrices(this.#ex);
     this.#override = new Array<number | undefined>(this.#ex.options.underlyings.length).fill(undefined);
     registry.set(this.#ex, this);
+    host.observe?.(() => { if (this.#ex.options.mmpTriggers !== this.#mmpSeen) this.poll(); });
     this.#passes = new ServicePasses(host, {
       active: () => this.#ex.options.contracts.length > 0,
       due: () => this.#due(),
@@ -120,7 +131,8 @@ export class OptionsServices {
 
   #due(): boolean {
     const now = this.#host.clock.nowUs();
-    return this.#force || this.#forceScan || this.#pass.more || now >= this.#lastIndexUs + this.#intervalUs
+    return this.#force || this.#forceScan || this.#pass.more || this.#ex.options.mmpTriggers !== this.#mmpSeen
+      || now >= this.#lastIndexUs + this.#intervalUs
       || this.#expiryDue(now) !== undefined;
   }
 
@@ -136,6 +148,10 @@ export class OptionsServices {
 
   *#steps(): Generator<Command, void, ResultCode> {
     const now = this.#host.clock.nowUs();
+    if (this.#ex.options.mmpTriggers !== this.#mmpSeen) {
+      this.#mmpSeen = this.#ex.options.mmpTriggers;
+      yield* this.#mmpStep(now);
+    }
     let scan = this.#forceScan || this.#pass.more;
     if (this.#force || now >= this.#lastIndexUs + this.#intervalUs) {
       this.#force = false;
@@ -173,6 +189,26 @@ export class OptionsServices {
     }
   }
 
+  /** Step 0: every open MMP order of a frozen (user, underlying) is cancelled (finish_as mmp_cancelled). */
+  *#mmpStep(now: number): Generator<Command, void, ResultCode> {
+    const S = this.#ex.options;
+    const O = this.#ex.orders;
+    const open: [number, number, number][] = [];
+    for (const [key] of S.mmpEntries()) {
+      const [uid, ui] = S.mmpKey(key);
+      if (!mmpFrozen(S, uid, ui, now)) continue;
+      for (const r of O.openOf(uid)) {
+        const ci = S.contractOf(O.market[r]!);
+        if (ci >= 0 && S.contracts[ci]!.u === ui && (orderFlagsOf(O.account[r]!) & OptionsFlag.Mmp) !== 0) open.push([uid, O.market[r]!, O.id[r]!]);
+      }
+    }
+    for (const [uid, m, id] of open) {
+      const c = this.#cmd.clear();
+      c.type = CommandType.CancelOrder; c.uid = uid; c.market = m; c.orderId = id; c.tif = FinishAs.MmpCancelled;
+      if ((yield c) === ResultCode.Ok) this.stats.cancels++;
+    }
+  }
+
   /** Step 2: each unsettled contract's model mark at `now`, where its underlying has an index. */
   *#markStep(now: number): Generator<Command, void, ResultCode> {
     const S = this.#ex.options;
@@ -180,10 +216,11 @@ export class OptionsServices {
       const k = S.contracts[ci]!;
       const index = S.index[k.u]!;
       if (S.settled[ci] !== 0 || index <= 0) continue;
-      const mark = contractModel(S.underlyings[k.u]!, k, index, now).markTicks;
-      if (mark === S.mark[ci]) continue;
+      const m = contractModel(S.underlyings[k.u]!, k, index, now);
+      const delta = Math.round(m.delta * 10_000);
+      if (m.markTicks === S.mark[ci] && delta === S.delta[ci]) continue;
       const c = this.#cmd.clear();
-      c.type = CommandType.OptionsSetMark; c.market = S.marketOf[ci]!; c.price = mark;
+      c.type = CommandType.OptionsSetMark; c.market = S.marketOf[ci]!; c.price = m.markTicks; c.amount = delta;
       if ((yield c) === ResultCode.Ok) this.stats.markUpdates++;
     }
   }

@@ -73,10 +73,10 @@ export class OptionsDriver {
     return this.fund(INSURANCE_UID, amount);
   }
 
-  /** The journaled mark of contract `name`, in ticks. */
-  mark(name: string, ticks: number): ResultCode {
+  /** The journaled mark of contract `name`, in ticks, and its delta (10^-4). */
+  mark(name: string, ticks: number, delta = 0): ResultCode {
     const c = this.#c(CommandType.OptionsSetMark);
-    c.market = this.market(name); c.price = ticks;
+    c.market = this.market(name); c.price = ticks; c.amount = delta;
     return this.submit(c);
   }
 
@@ -84,6 +84,19 @@ export class OptionsDriver {
   liquidate(uid: number): ResultCode {
     const c = this.#c(CommandType.OptionsLiquidate);
     c.uid = uid; c.currency = this.ex.currencyIndex('USDT');
+    return this.submit(c);
+  }
+
+  /** OptionsSetMmp of uid on BTC_USDT: window and frozen period in ms, limits in hundredths. */
+  setMmp(uid: number, window: number, frozenPeriod: number, qtyLimit: number, deltaLimit: number): ResultCode {
+    const c = this.#c(CommandType.OptionsSetMmp);
+    c.uid = uid; c.sub = 0; c.price = window; c.amount = frozenPeriod; c.iceberg = qtyLimit; c.toUid = deltaLimit;
+    return this.submit(c);
+  }
+
+  resetMmp(uid: number): ResultCode {
+    const c = this.#c(CommandType.OptionsResetMmp);
+    c.uid = uid; c.sub = 0;
     return this.submit(c);
   }
 
@@ -127,9 +140,9 @@ export class OptionsDriver {
     return this.submit(c);
   }
 
-  cancel(uid: number, name: string, orderId: number): ResultCode {
+  cancel(uid: number, name: string, orderId: number, reason = 0): ResultCode {
     const c = this.#c(CommandType.CancelOrder);
-    c.uid = uid; c.market = this.market(name); c.orderId = orderId;
+    c.uid = uid; c.market = this.market(name); c.orderId = orderId; c.tif = reason;
     return this.submit(c);
   }
 
