@@ -16,8 +16,8 @@
  * Expirations are absolute (`expirations`: seconds since the epoch) or relative (`expiration_days`: 08:00 UTC of
  * the day that many days after the start's UTC day), or both. Relative ones resolve when the exchange definition
  * is built (optionsDefinition), against the start: the simulated clock's `start_ms`, or the wall clock's day. The
- * journal keeps the resolved definition; a journaled run restarts with the same config on the same UTC day (the
- * journal refuses another definition), so journaled runs meant to span days should list absolute expirations.
+ * journal (and its snapshots) keep the resolved definition; a journaled run restarted on another UTC day keeps the
+ * expirations it resolved then (engine/open-gateway.ts restartDefinition, given relativeUnderlyings).
  */
 import type { OptionsDefinition, OptionUnderlyingConfig } from '../core/options/options-contract.js';
 import { defineUnderlying } from '../core/options/options-contract.js';
@@ -66,6 +66,11 @@ export function optionsDefinition(o: OptionsConfig | undefined, startMs: number)
       return { ...rest, expirations: [...new Set(all)].sort((a, b) => a - b) };
     }),
   };
+}
+
+/** Names of the underlyings whose expirations are (also) relative: a journal keeps what they resolved to. */
+export function relativeUnderlyings(o: OptionsConfig | undefined): string[] {
+  return (o?.underlyings ?? []).filter((u) => (u.expiration_days ?? []).length > 0).map((u) => u.name);
 }
 
 /** The services' options, or undefined without underlyings or with `clock.enabled` false. */
