@@ -22,7 +22,7 @@
  */
 import { type Command, CommandType } from '../command.js';
 import type { BookProduct, ExchangeContext } from '../exchange/context.js';
-import { bookRefusal, goneCode } from '../exchange/derivative-answers.js';
+import { type AmendTarget, amendTarget, bookRefusal, goneCode, reholdForAmend, restoreAmendHold } from '../exchange/derivative-answers.js';
 import { orderFlagsOf, packAccount } from '../exchange/order-store.js';
 import { invariant } from '../invariant.js';
 import { AccountKind } from '../ledger/account-kinds.js';
@@ -53,6 +53,8 @@ export class OptionsOrders implements BookProduct {
   readonly name = 'options';
   readonly serial = true;
   #rowsBefore = 0;
+  /** Scratch of the amend in flight. */
+  readonly #amend: AmendTarget = { price: 0, left: 0 };
 
   pre(ctx: ExchangeContext, c: Command): ResultCode {
     const S = ctx.options;
@@ -283,11 +285,9 @@ export class OptionsOrders implements BookProduct {
     const k = S.contracts[ci]!;
     const u = S.underlyings[k.u]!;
     if (c.time >= k.expiration * 1e6) return ResultCode.ContractNotFound;
-    const price = c.price === 0 ? O.price[r]! : c.price;
-    const total = c.amount === 0 ? O.amount[r]! : c.amount;
-    if (!Number.isSafeInteger(price) || price <= 0 || price % u.tick !== 0 || !Number.isSafeInteger(total) || total <= 0) return ResultCode.InvalidParam;
-    if (total > u.sizeMax) return ResultCode.SizeTooLarge;
-    const left = total - O.filledLots[r]!;
+    const target = amendTarget(ctx, c, r, u.tick, u.sizeMax, this.#amend);
+    if (target !== ResultCode.Ok) return target;
+    const { price, left } = this.#amend;
     if (left <= 0) return ResultCode.Ok; // the book answers AmendBelowFilled
     const p = S.rows[S.ensure(c.uid, ci, c.time)]!;
     const side = O.side[r]!;
@@ -299,23 +299,13 @@ export class OptionsOrders implements BookProduct {
       const opening = (flags & OptionsFlag.ReduceOnly) !== 0 ? 0 : openingLots(p.size, side, left, p.openSell - O.left[r]!);
       need = initialMargin(u, k, BigInt(opening), S.index[k.u]!);
     }
-    const L = ctx.ledger.options;
-    const held = L.held(c.orderId);
-    const moved = need >= held ? L.move(NO_HOLD, c.orderId, need - held) : L.move(c.orderId, NO_HOLD, held - need);
-    if (moved !== ResultCode.Ok) return ResultCode.InsufficientAvailable;
-    c.reserved = held;
-    return ResultCode.Ok;
+    return reholdForAmend(ctx.ledger.options, c, need);
   }
 
   /** Reverses R1 of a place (or an amend's re-hold) the book (or the post-only / fill-or-kill rule) refused. */
   #undo(ctx: ExchangeContext, c: Command): void {
-    if (c.type === CommandType.AmendOrder && typeof c.reserved === 'bigint') {
-      const L = ctx.ledger.options;
-      const now = L.held(c.orderId);
-      if (now >= 0n && now !== c.reserved) {
-        invariant((now > c.reserved ? L.move(c.orderId, NO_HOLD, now - c.reserved) : L.move(NO_HOLD, c.orderId, c.reserved - now))
-          === ResultCode.Ok, 'options amend hold could not be restored');
-      }
+    if (c.type === CommandType.AmendOrder) {
+      restoreAmendHold(ctx.ledger.options, c);
       return;
     }
     if (c.type !== CommandType.PlaceOrder) return;

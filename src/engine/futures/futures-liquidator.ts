@@ -100,6 +100,14 @@ export function* liquidationPass(ex: Exchange, budget: number, stats: Liquidator
   }
 }
 
+/** A CancelAll of `uid`'s orders in `market`, written into the cleared `c` (counted in `stats`). */
+export function* cancelAllStep(c: Command, uid: number, market: number, stats: { commands: number }): Generator<Command, void, ResultCode> {
+  c.clear();
+  c.type = CommandType.CancelAll; c.uid = uid; c.market = market;
+  stats.commands++;
+  yield c;
+}
+
 /**
  * One owner's liquidation: a CancelAll of its orders in each of `markets`, then the liquidation command `fill`
  * writes into the cleared `c`; true when that succeeded (counted in `stats`). The futures and the options
@@ -107,12 +115,7 @@ export function* liquidationPass(ex: Exchange, budget: number, stats: Liquidator
  */
 export function* cancelThenLiquidate(c: Command, uid: number, markets: readonly number[], fill: (c: Command) => void,
   stats: LiquidatorStats): Generator<Command, boolean, ResultCode> {
-  for (const m of markets) {
-    c.clear();
-    c.type = CommandType.CancelAll; c.uid = uid; c.market = m;
-    stats.commands++;
-    yield c;
-  }
+  for (const m of markets) yield* cancelAllStep(c, uid, m, stats);
   c.clear();
   fill(c);
   stats.commands++;
