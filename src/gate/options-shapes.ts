@@ -19,7 +19,7 @@ import { contractModel, type ModelFigures } from '../core/options/option-model.j
 import { type OptionContract, type OptionUnderlying, valueOf } from '../core/options/options-contract.js';
 import { OptionsFlag } from '../core/options/options-orders.js';
 import { optionsAccountFigures } from '../core/options/options-account.js';
-import { isOptionsLiquidatable } from '../core/options/options-liquidation.js';
+import { liquidatableBy } from '../core/options/options-liquidation.js';
 import type { OptionPosition, OptionsCloseRow, OptionsLiquidationRow } from '../core/options/options-state.js';
 
 const floatSeconds = (us: number): number => Math.floor(us / 1000) / 1000;
@@ -187,7 +187,7 @@ export function renderOptionsAccount(ex: Exchange, uid: number, code: string): R
   return {
     user: uid, total: moneyText(u, f.total), position_value: moneyText(u, f.positionValue),
     equity: moneyText(u, f.equity), short_enabled: true, mmp_enabled: S.underlyings.some((_, ui) => (S.mmpOf(uid, ui)?.window ?? 0) > 0),
-    liq_triggered: isOptionsLiquidatable(ex, uid, cur), margin_mode: 0, unrealised_pnl: moneyText(u, f.unrealisedPnl),
+    liq_triggered: liquidatableBy(uid, f), margin_mode: 0, unrealised_pnl: moneyText(u, f.unrealisedPnl),
     init_margin: moneyText(u, f.initialMargin), maint_margin: moneyText(u, f.maintenanceMargin), order_margin: moneyText(u, bid + ask),
     ask_order_margin: moneyText(u, ask), bid_order_margin: moneyText(u, bid), available: moneyText(u, f.available), point: '0',
     currency: code, orders_limit: u.ordersLimit, position_notional_limit: 0,

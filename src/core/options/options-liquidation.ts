@@ -35,17 +35,19 @@ import { INSURANCE_UID, NO_HOLD } from '../ledger/futures-funds.js';
 import { FinishAs, OrderType, Side, TimeInForce } from '../matching/order-types.js';
 import { ResultCode } from '../result-code.js';
 import { invariant } from '../invariant.js';
-import { noteInsurance, optionsAccountFigures } from './options-account.js';
+import { noteInsurance, type OptionsAccountFigures, optionsAccountFigures } from './options-account.js';
 import { premium } from './options-margin.js';
 import { OptionsFlag } from './options-orders.js';
 import { tradeRow } from './options-positions.js';
 import { OptionsState, positionKey } from './options-state.js';
 
-/** True when (uid, cur)'s options account has a short position and equity ≤ maintenance margin (module comment). */
+/** True when `uid`'s account figures `f` call for its liquidation: a short open and equity ≤ maintenance margin. */
+export const liquidatableBy = (uid: number, f: OptionsAccountFigures): boolean =>
+  uid !== INSURANCE_UID && f.shorts > 0 && f.equity <= f.maintenanceMargin;
+
+/** True when (uid, cur)'s options account is liquidatable now (module comment). */
 export function isOptionsLiquidatable(ctx: Pick<ExchangeContext, 'options' | 'ledger'>, uid: number, cur: number): boolean {
-  if (uid === INSURANCE_UID) return false;
-  const f = optionsAccountFigures(ctx, uid, cur);
-  return f.shorts > 0 && f.equity <= f.maintenanceMargin;
+  return uid !== INSURANCE_UID && liquidatableBy(uid, optionsAccountFigures(ctx, uid, cur));
 }
 
 /** OptionsLiquidate (see the module comment). */
@@ -56,7 +58,7 @@ export function liquidateOptions(ctx: ExchangeContext, c: Command): ResultCode {
   if ((cur | 0) !== cur || !S.settleCur.includes(cur) || !Number.isSafeInteger(c.uid)) return ResultCode.InvalidParam;
   if (!L.hasAccount(c.uid, cur)) return ResultCode.UserNotFound;
   const f = optionsAccountFigures(ctx, c.uid, cur);
-  if (c.uid === INSURANCE_UID || f.shorts === 0 || f.equity > f.maintenanceMargin) return ResultCode.NotLiquidatable;
+  if (!liquidatableBy(c.uid, f)) return ResultCode.NotLiquidatable;
   const rows = S.rowsOf(c.uid).filter((r) => S.settleCur[S.contracts[S.rows[r]!.ci]!.u] === cur);
   if (rows.some((r) => S.rows[r]!.pending !== 0)) return ResultCode.OrderPending;
   const shorts = rows.filter((r) => S.rows[r]!.size < 0);
