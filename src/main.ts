@@ -34,7 +34,7 @@ import { WalletSim } from './sim/chains/wallet-sim.js';
 import { FuturesServices } from './engine/futures/futures-services.js';
 import { futuresServiceOptions } from './sim/futures-config.js';
 import { OptionsServices } from './engine/options/options-services.js';
-import { optionsServiceOptions } from './sim/options-config.js';
+import { optionsServiceOptions, relativeUnderlyings } from './sim/options-config.js';
 import { OptionsQuoter } from './sim/options-quoter.js';
 import type { Logger } from './ops/log.js';
 import { listeningRecord } from './ops/log-records.js';
@@ -117,7 +117,7 @@ export async function startSimulator(config: SimulatorConfig, options: StartOpti
     : await openGateway(definition, clock, {
       runner: resolveRunner(engine.runner), shards: engine.shards, journal: engine.journal,
       fsync: fsync === undefined ? undefined : typeof fsync === 'number' ? { fsync: 'interval', everyMs: fsync } : { fsync },
-      snapshots: snapshotPolicy(engine),
+      snapshots: snapshotPolicy(engine), relativeExpirations: relativeUnderlyings(config.options),
     });
   const log = options.logger;
   gateway.onStop((s) => {

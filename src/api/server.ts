@@ -30,6 +30,7 @@ import { registerAccountRoutes } from './routes/account.js';
 import { registerSimRoutes } from './routes/sim.js';
 import { registerSimFuturesRoutes } from './routes/sim-futures.js';
 import { registerSimUserRoutes } from './routes/sim-users.js';
+import { registerSimOptionsRoutes } from './routes/sim-options.js';
 import { registerSpotAccountRoutes } from './routes/spot-account.js';
 import { registerSpotBatchRoutes } from './routes/spot-batch.js';
 import { registerSpotOrderRoutes } from './routes/spot-orders.js';
@@ -254,6 +255,7 @@ export function createHttpHandler(options: ServerOptions): HttpHandler {
   registerSimRoutes(router, deps);
   registerSimFuturesRoutes(router, deps);
   registerSimUserRoutes(router, deps);
+  registerSimOptionsRoutes(router, deps);
   for (const extra of options.extraRoutes ?? []) extra(router, deps);
   const metrics = new ServerMetrics(options.gateway);
   deps.onClose.push(() => metrics.close());

@@ -192,6 +192,8 @@ export const ResultCode = {
   NothingDue: -7027,
   /** An opening order on a delivery contract in its delisting window, or any order once it expired. */
   ContractInDelisting: -7040,
+  /** An options MMP order while market maker protection keeps the user's underlying frozen. */
+  MmpFrozen: -7050,
 
   /** Out of capacity (order pool at its configured maximum); retry later. */
   BookFull: -9001,

@@ -102,6 +102,7 @@ export const ERROR_CATALOGUE: Readonly<Record<Rejection, GateError>> = {
   [ResultCode.OrderPending]: { label: 'ORDER_PENDING', status: 400, message: 'Not allowed with open orders' },
   [ResultCode.PositionEmpty]: { label: 'POSITION_EMPTY', status: 400, message: 'The position is empty' },
   [ResultCode.OrderFinished]: { label: 'ORDER_FINISHED', status: 400, message: 'Order already finished' },
+  [ResultCode.MmpFrozen]: { label: 'RISK_REJECT', status: 400, message: 'MMP orders of this underlying are frozen' },
   [ResultCode.NotLiquidatable]: { label: 'INVALID_PARAM_VALUE', status: 400, message: 'The position is not at its maintenance margin' },
   [ResultCode.NothingDue]: { label: 'INVALID_PARAM_VALUE', status: 400, message: 'Nothing is due' },
   [ResultCode.ContractInDelisting]: { label: 'CONTRACT_IN_DELISTING', status: 400,
