@@ -194,7 +194,8 @@ describe('options websocket: pushes after trades, book changes, a new index and 
       const mark = await next(s, 'options.mark_price', undefined, from);
       const contract = await rest(`/options/contracts/${CALL7}`);
       expect(mark.result).toMatchObject({ contract: CALL7, price: Number(contract.mark_price) });
-      const ticker = await next(s, 'options.contract_tickers', (r) => r.index_price === '61000', from);
+      // Tickers follow the index, then the mark set right after it: the one with both equals REST.
+      const ticker = await next(s, 'options.contract_tickers', (r) => r.index_price === '61000' && r.mark_price === contract.mark_price, from);
       expect(ticker.result).toEqual((await rest('/options/tickers?underlying=BTC_USDT')).find((t) => t.name === CALL7));
     } finally {
       s.close();

@@ -4,14 +4,15 @@
  * push a new subscriber gets (`firstFrame`), rendered by the same code as the pushes that follow it.
  *
  *   options.contract_tickers       the REST OptionsTicker (an object): on subscribe, after a trade, a change of the
- *                                  best levels, or a new index of its underlying (mark, IV and greeks move with it)
+ *                                  best levels, a new index of its underlying, or a new journaled mark (OptionsSetMark,
+ *                                  which follows an index step: mark, IV and greeks move with it)
  *   options.ul_tickers             `{name, trade_put, trade_call, index_price}`: on subscribe, after a trade of one of
  *                                  its contracts, on a new index
  *   options.trades                 per command with fills: `[{contract, create_time, create_time_ms, id, price, size,
  *                                  underlying}]` (size signed by the taker's side)
  *   options.ul_trades              the same for every contract of the underlying, with `is_call`
  *   options.ul_price               `{underlying, price, time, time_ms}`: on subscribe (once there is an index), on a new index
- *   options.mark_price(s)          `{contract, price, time, time_ms}`: on subscribe, and when a new index moved the mark
+ *   options.mark_price(s)          `{contract, price, time, time_ms}`: on subscribe, and when its journaled mark moved (OptionsSetMark)
  *   options.settlements            per contract settled by an OptionsSettle (options-push-shapes.ts settlementPush)
  *   options.contracts              the contract's terms (contractPush): on subscribe (they never change here)
  *   options.contract_candlesticks  `[{t, v, c, h, l, o, a, n}]` the current bucket (n "1m_<contract>"): on subscribe (once
@@ -72,6 +73,11 @@ export class OptionsPushes extends PushObserver {
     if (this.stopped || code !== ResultCode.Ok) return;
     const t = cmd.time;
     if (cmd.type === CommandType.OptionsSetIndex) return this.#index(cmd.sub, t);
+    if (cmd.type === CommandType.OptionsSetMark) {
+      const ci = this.#ex.options.contractOf(cmd.market);
+      if (ci >= 0) this.#mark(ci, t);
+      return;
+    }
     if (cmd.type === CommandType.OptionsSettle) return this.#settled(cmd.sub, cmd.amount, t);
     if (!isBookCommand(cmd.type)) return;
     let fills = 0;
@@ -133,7 +139,7 @@ export class OptionsPushes extends PushObserver {
       name: this.#ex.options.underlyings[ui]!.name }, timeUs);
   }
 
-  /** A new index of underlying `ui`: its price, its ticker, and the tickers and changed marks of its live contracts. */
+  /** A new index of underlying `ui`: its price, its ticker, and the tickers of its live contracts (their index price). */
   #index(ui: number, timeUs: number): void {
     const ex = this.#ex;
     const S = ex.options;
@@ -142,17 +148,30 @@ export class OptionsPushes extends PushObserver {
     if (this.#out.subscribers(price) > 0) this.#out.publish(price, updateFrame('options.ul_price', underlyingPricePush(ex, ui, timeUs), timeUs));
     const ticker = topicOf('options.ul_tickers', name);
     if (this.#out.subscribers(ticker) > 0) this.#out.publish(ticker, this.#ulTickerFrame(ui, timeUs));
+    if (!this.#out.active('options.contract_tickers')) return;
     for (let ci = 0; ci < S.contracts.length; ci++) {
       if (S.contracts[ci]!.u !== ui || S.settled[ci] !== 0) continue;
-      const k = this.#name(ci);
-      const tickerTopic = topicOf('options.contract_tickers', k);
+      const tickerTopic = topicOf('options.contract_tickers', this.#name(ci));
       if (this.#out.subscribers(tickerTopic) > 0) this.#out.publish(tickerTopic, this.#tickerFrame(ci, timeUs));
-      const marks = MARK_CHANNELS.filter((c) => this.#out.subscribers(topicOf(c, k)) > 0);
-      if (marks.length === 0) continue;
-      const mark = modelOf(ex, ci, timeUs).markTicks;
-      if (mark === this.#marks[ci]) continue;
+    }
+  }
+
+  /**
+   * A journaled mark of contract `ci` (OptionsSetMark, which the options services issue after an index step or as
+   * time moves the model): the mark channels when it moved, and the contract's ticker.
+   */
+  #mark(ci: number, timeUs: number): void {
+    const ex = this.#ex;
+    const k = this.#name(ci);
+    const tickerTopic = topicOf('options.contract_tickers', k);
+    if (this.#out.subscribers(tickerTopic) > 0) this.#out.publish(tickerTopic, this.#tickerFrame(ci, timeUs));
+    const mark = modelOf(ex, ci, timeUs).markTicks;
+    if (mark === this.#marks[ci]) return;
+    for (const c of MARK_CHANNELS) {
+      const topic = topicOf(c, k);
+      if (this.#out.subscribers(topic) === 0) continue;
       this.#marks[ci] = mark;
-      for (const c of marks) this.#out.publish(topicOf(c, k), updateFrame(c, markPush(ex, ci, mark, timeUs), timeUs));
+      this.#out.publish(topic, updateFrame(c, markPush(ex, ci, mark, timeUs), timeUs));
     }
   }
 
