@@ -116,7 +116,7 @@ describe('command codec', () => {
     const view = whole.subarray(16);
     const b = new Command();
     cmds.forEach((c, i) => {
-      expect(decodeRecord(view, b, starts[i]!)).toBe(true);
+      expect(decodeRecord(view, b, starts[i])).toBe(true);
       expect(plain(b)).toEqual(plain(c));
     });
   });
