@@ -69,6 +69,17 @@ ${COMMON}
   --runner=…       the ringmatch server's engine runner (default threaded)
 Figures and method: README.md (Benchmarks, WebSocket), docs/websocket.md.
 `,
+  replication: `usage: npm run bench:replication -- [--json] [--quick] [--seconds=N] [--rounds=N] [--connections=N]
+
+Signed orders/s with the replicated JetStream log beside the file journal and without it, in one run (phases
+alternate); the follower's lag at half that load; a fresh follower's catch-up; kill -9 failover time. Starts a
+nats-server (R1) on a free loopback port.
+${COMMON}
+  --seconds=N      length of a measured phase (default 3; --quick 1)
+  --rounds=N       phases per row (default 5; --quick 1)
+  --connections=N  load generator connections (default 32)
+Figures and method: README.md (Benchmarks, Replication), docs/scale-out.md.
+`,
   replay: `usage: npm run bench:replay -- [--json] [--quick]
 
 Journal replay, Tardis CSV parsing, L2 rebuild, strategy replay and sweeps.

@@ -34,7 +34,7 @@ import { WalletSim } from './sim/chains/wallet-sim.js';
 import { FuturesServices } from './engine/futures/futures-services.js';
 import { futuresServiceOptions } from './sim/futures-config.js';
 import { OptionsServices } from './engine/options/options-services.js';
-import { optionsServiceOptions } from './sim/options-config.js';
+import { optionsServiceOptions, relativeUnderlyings } from './sim/options-config.js';
 import { OptionsQuoter } from './sim/options-quoter.js';
 import type { Logger } from './ops/log.js';
 import { listeningRecord } from './ops/log-records.js';
@@ -55,13 +55,15 @@ export interface StartOptions {
    * A gateway built by a node of the replicated log (sim/follower-node.ts) instead of one opened from
    * `engine`; the node owns it (`close` leaves it open). A follower's (`follower`) runs no market maker,
    * futures services or chain ticks (the leader's commands bring their effects) and refuses writes with
-   * `refuseWrites()`'s message.
+   * `refuseWrites()`'s message. `seq`/`waitFor`: read-your-writes (ServerOptions.replicaSeq).
    */
   readonly replica?: {
     readonly gateway: ExchangeGateway;
     readonly resumed: boolean;
     readonly follower: boolean;
     readonly refuseWrites?: (() => string) | undefined;
+    readonly seq?: (() => number) | undefined;
+    readonly waitFor?: ((seq: number) => Promise<boolean>) | undefined;
   } | undefined;
 }
 
@@ -115,7 +117,7 @@ export async function startSimulator(config: SimulatorConfig, options: StartOpti
     : await openGateway(definition, clock, {
       runner: resolveRunner(engine.runner), shards: engine.shards, journal: engine.journal,
       fsync: fsync === undefined ? undefined : typeof fsync === 'number' ? { fsync: 'interval', everyMs: fsync } : { fsync },
-      snapshots: snapshotPolicy(engine),
+      snapshots: snapshotPolicy(engine), relativeExpirations: relativeUnderlyings(config.options),
     });
   const log = options.logger;
   gateway.onStop((s) => {
@@ -172,6 +174,7 @@ export async function startSimulator(config: SimulatorConfig, options: StartOpti
     apiKeys: { limit: config.api_key_limit, delayMs: config.api_key_change_delay_ms },
     adminToken: options.adminToken ?? config.admin_token,
     refuseWrites: replica?.refuseWrites,
+    replicaSeq: replica?.seq === undefined ? undefined : { seq: replica.seq, waitFor: replica.waitFor },
     stpGroups: config.stp_groups, logger: log, dashboard: options.dashboard, extraRoutes: [spotMarketDataRoutes(feed), ...(options.extraRoutes ?? [])],
     sockets: [(app, deps) => {
       const ws: WsOptions = {

@@ -66,6 +66,7 @@ describe('--help of the benchmarks', () => {
     ['bench/api/handler-drive.ts', 'npm run bench:handler --', '--requests=N'],
     ['bench/backtest/replay.bench.ts', 'npm run bench:replay --', 'docs/replay.md'],
     ['bench/backtest/sweep.bench.ts', 'npm run bench:sweep --', '--workers=1,2,4'],
+    ['bench/api/replication.bench.ts', 'npm run bench:replication --', '--rounds=N'],
   ])('%s --help prints its usage and exits 0 before any work', async (script, usage, flag) => {
     const r = await run(script, ['--help']);
     expect(r.code).toBe(0);
@@ -80,6 +81,7 @@ describe('--help of the soaks', () => {
   it.each([
     ['soak/engine.ts', 'npm run soak:engine --', '--shards LIST'],
     ['soak/server.ts', 'npm run soak:server --', '--runner R'],
+    ['soak/failover.ts', 'npm run soak:failover --', '--cycles N'],
   ])('%s --help prints its usage and exits 0 before any work', async (script, usage, flag) => {
     const r = await run(script, ['--help']);
     expect(r.code).toBe(0);

@@ -15,7 +15,7 @@
  * run N times, interleaved, and each figure is the median.
  *
  * This orchestrator only starts processes and reads their JSON; it runs under tsx because it starts
- * nats-server with the tests' helper (test/replication/nats-server.ts).
+ * nats-server with the tests' helper (test/support/nats-server.ts).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -24,7 +24,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { SweepResult } from '../../src/backtest/sweep.js';
-import { startNatsServer } from '../../test/replication/nats-server.js';
+import { startNatsServer } from '../../test/support/nats-server.js';
 import { median } from '../core/measure.js';
 import { BENCH_USAGE, exitWithUsage } from '../help.js';
 import { machineInfo, machineLines } from '../machine.js';

@@ -30,6 +30,7 @@ import { registerAccountRoutes } from './routes/account.js';
 import { registerSimRoutes } from './routes/sim.js';
 import { registerSimFuturesRoutes } from './routes/sim-futures.js';
 import { registerSimUserRoutes } from './routes/sim-users.js';
+import { registerSimOptionsRoutes } from './routes/sim-options.js';
 import { registerSpotAccountRoutes } from './routes/spot-account.js';
 import { registerSpotBatchRoutes } from './routes/spot-batch.js';
 import { registerSpotOrderRoutes } from './routes/spot-orders.js';
@@ -101,6 +102,16 @@ export interface ServerOptions {
    * NotLeader (403 READ_ONLY) with this message, naming the leader; undefined: writes are taken.
    */
   readonly refuseWrites?: (() => string) | undefined;
+  /**
+   * A node of the replicated log (docs/scale-out.md, read-your-writes): `seq()` is the last engine seq its state
+   * includes, sent with every answer as X-Rm-Seq. On a follower, `waitFor(seq)` resolves true once `seq` is
+   * applied, false when its bounded wait (engine.log.read_wait_ms) ran out: a request carrying X-Rm-Min-Seq above
+   * `seq()` is handled only then, or answered 503 NotCaughtUp.
+   */
+  readonly replicaSeq?: {
+    readonly seq: () => number;
+    readonly waitFor?: ((seq: number) => Promise<boolean>) | undefined;
+  } | undefined;
   readonly extraRoutes?: readonly ((router: Router, deps: ApiDeps) => void)[] | undefined;
   /** Where a handler's failure is logged (ops/log.ts); absent: a line on stderr. */
   readonly logger?: Logger | undefined;
@@ -143,6 +154,7 @@ function readHeaders(req: HttpRequest): RequestHeaders {
     exptime: req.getHeader('x-gate-exptime'),
     simToken: req.getHeader('x-sim-token'),
     sizeDecimal: req.getHeader('x-gate-size-decimal') || req.getHeader('x-svc-size-decimal'),
+    minSeq: req.getHeader('x-rm-min-seq'),
   };
 }
 
@@ -243,6 +255,7 @@ export function createHttpHandler(options: ServerOptions): HttpHandler {
   registerSimRoutes(router, deps);
   registerSimFuturesRoutes(router, deps);
   registerSimUserRoutes(router, deps);
+  registerSimOptionsRoutes(router, deps);
   for (const extra of options.extraRoutes ?? []) extra(router, deps);
   const metrics = new ServerMetrics(options.gateway);
   deps.onClose.push(() => metrics.close());
@@ -251,6 +264,7 @@ export function createHttpHandler(options: ServerOptions): HttpHandler {
   const stats = metrics.http;
 
   const refuseWrites = options.refuseWrites;
+  const replicaSeq = options.replicaSeq;
   const dispatch = (route: Route, req: ApiRequest, reply: Reply): void => {
     if (req.body === '' && route.arrayBody === true) return reply.error(ResultCode.InvalidBody, 'Request body must be a JSON array');
     if (req.body !== '') {
@@ -278,6 +292,24 @@ export function createHttpHandler(options: ServerOptions): HttpHandler {
     const nowMs = Math.floor(req.inUs / 1000);
     const who = access.kind === 'private' ? String(req.uid) : req.ip;
     if (limiter.enabled && !withinRate(limiter, route, req, who, nowMs, reply, deps.fillRatio)) return reply.error(ResultCode.TooManyRequests);
+    const waitFor = replicaSeq?.waitFor;
+    if (waitFor !== undefined && req.headers.minSeq !== '') {
+      const want = Number(req.headers.minSeq);
+      if (!/^[0-9]{1,15}$/.test(req.headers.minSeq)) return reply.error(ResultCode.InvalidParam, 'X-Rm-Min-Seq must be an engine seq (X-Rm-Seq of an answer)');
+      if (want > replicaSeq!.seq()) {
+        void waitFor(want).then((caughtUp) => {
+          if (reply.finished) return;
+          if (caughtUp) handle(route, req, reply);
+          else reply.error(ResultCode.NotCaughtUp, `This follower has applied the log up to seq ${replicaSeq!.seq()}, not yet ${want}; `
+            + 'retry, or read from the leader (GET /sim/replication names it)');
+        });
+        return;
+      }
+    }
+    handle(route, req, reply);
+  };
+
+  const handle = (route: Route, req: ApiRequest, reply: Reply): void => {
     try {
       route.handler(req, reply);
     } catch (e) {
@@ -293,7 +325,7 @@ export function createHttpHandler(options: ServerOptions): HttpHandler {
     const path = hreq.getUrl();
     const rawQuery = hreq.getQuery() ?? '';
     const headers = readHeaders(hreq);
-    const reply = new Reply(res, inUs, headers.clientRequestId, output, stats);
+    const reply = new Reply(res, inUs, headers.clientRequestId, output, stats, replicaSeq?.seq);
     const req = new HttpApiRequest(method, path, rawQuery, headers, inUs, res, trustProxy);
     const m = router.match(method, path);
     const declared = headers.contentLength === '' ? 0 : Number(headers.contentLength);

@@ -83,6 +83,10 @@ export const CommandType = {
   /** Options (see options/options-commands.ts for their fields). */
   OptionsSetIndex: 56,
   OptionsSettle: 57,
+  OptionsSetMark: 58,
+  OptionsLiquidate: 59,
+  OptionsSetMmp: 60,
+  OptionsResetMmp: 61,
 } as const;
 export type CommandType = (typeof CommandType)[keyof typeof CommandType];
 

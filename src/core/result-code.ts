@@ -192,6 +192,8 @@ export const ResultCode = {
   NothingDue: -7027,
   /** An opening order on a delivery contract in its delisting window, or any order once it expired. */
   ContractInDelisting: -7040,
+  /** An options MMP order while market maker protection keeps the user's underlying frozen. */
+  MmpFrozen: -7050,
 
   /** Out of capacity (order pool at its configured maximum); retry later. */
   BookFull: -9001,
@@ -209,6 +211,11 @@ export const ResultCode = {
    * writes; nothing was applied. The reply names the leader's address.
    */
   NotLeader: -9005,
+  /**
+   * A read sent to a follower of the replicated log with X-Rm-Min-Seq naming an engine seq the follower had not
+   * applied within the wait (api/server.ts); nothing was read. Retry, or read from the leader.
+   */
+  NotCaughtUp: -9006,
 } as const;
 
 export type ResultCode = (typeof ResultCode)[keyof typeof ResultCode];

@@ -3,7 +3,8 @@
  * inline one, optionally journaling to a file. With a journal that already holds records, the exchange is
  * rebuilt from the newest usable snapshot and the journal after it (restart.ts: a torn tail cut first) and
  * keeps appending to it; the caller then skips the opening balances, which the journal already holds. A
- * journal written for another exchange definition is refused. With `snapshots`, a GatewaySnapshots takes
+ * journal written for another exchange definition is refused (except for relative option expirations resolved on
+ * another day: the journaled ones are kept, restartDefinition). With `snapshots`, a GatewaySnapshots takes
  * them while the gateway runs (and rotates the journal into segments).
  *
  * Durability: commands are appended to the journal as they are sequenced, before their results are known,
@@ -33,6 +34,11 @@ export interface EngineSpec {
   readonly snapshots?: SnapshotPolicy | undefined;
   /** Where start-up reports what it repaired or skipped; default console.warn. */
   readonly log?: ((message: string) => void) | undefined;
+  /**
+   * Option underlyings whose expirations the config gives relatively (`expiration_days`): a journal keeps the
+   * expirations it resolved, and a restart on another day uses those (restartDefinition).
+   */
+  readonly relativeExpirations?: readonly string[] | undefined;
 }
 
 export interface OpenedGateway {
@@ -53,15 +59,31 @@ export interface OpenedGateway {
 /** With a journal and no policy given: sync before every reply, with group commit. */
 export const DEFAULT_FSYNC: FsyncPolicy = { fsync: 'batch' };
 
-function sameDefinition(path: string, expected: ExchangeDefinition, stored: ExchangeDefinition): void {
-  if (JSON.stringify(stored) !== JSON.stringify(expected)) {
-    throw new ConfigError(`engine.journal: ${path} was written for another exchange definition (markets, currencies or `
-      + 'configured users differ): start with the config it was written for, or move the file away');
-  }
+/**
+ * The definition a journal written for `stored` restarts with, given the config's `expected`: the same one; or,
+ * when they differ only in the expirations of option underlyings the config lists relatively (`relative`: their
+ * names; `expiration_days` resolve against the start's UTC day), the stored one, so a run restarted on another
+ * day keeps the expirations it was journaled with. Anything else is refused (ConfigError).
+ */
+export function restartDefinition(path: string, expected: ExchangeDefinition, stored: ExchangeDefinition,
+  relative: readonly string[] = []): ExchangeDefinition {
+  if (JSON.stringify(stored) === JSON.stringify(expected)) return expected;
+  const storedOptions = stored.options?.underlyings ?? [];
+  const patched: ExchangeDefinition = expected.options === undefined ? expected : {
+    ...expected,
+    options: { ...expected.options, underlyings: expected.options.underlyings.map((u) => {
+      const was = storedOptions.find((x) => x.name === u.name);
+      return relative.includes(u.name) && was !== undefined ? { ...u, expirations: was.expirations } : u;
+    }) },
+  };
+  if (relative.length > 0 && JSON.stringify(stored) === JSON.stringify(patched)) return stored;
+  throw new ConfigError(`engine.journal: ${path} was written for another exchange definition (markets, currencies or `
+    + 'configured users differ): start with the config it was written for, or move the file away');
 }
 
 /** @allocates */
-export async function openGateway(def: ExchangeDefinition, clock: Clock, spec: EngineSpec): Promise<OpenedGateway> {
+export async function openGateway(configured: ExchangeDefinition, clock: Clock, spec: EngineSpec): Promise<OpenedGateway> {
+  let def = configured;
   const shards = spec.shards;
   const path = spec.journal;
   if (path === undefined) {
@@ -77,7 +99,8 @@ export async function openGateway(def: ExchangeDefinition, clock: Clock, spec: E
     const gateway = spec.runner === 'inline' ? new InlineGateway(def, clock, { journal }) : new ThreadedGateway(def, clock, { shards, journal });
     opened = { gateway, resumedRecords: 0, lastTimeUs: 0, resumed: false };
   } else {
-    sameDefinition(path, def, plan.definition);
+    def = restartDefinition(path, def, plan.definition, spec.relativeExpirations);
+    if (def !== configured) log(`${path}: restarting with the option expirations it was journaled with`);
     if (spec.runner === 'inline') {
       const r = await restartInline(plan, path, clock, fsync);
       opened = { gateway: new InlineGateway(def, clock, { engine: r.engine, journal: r.journal }), resumedRecords: r.report.replayed,

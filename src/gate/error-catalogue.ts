@@ -102,6 +102,7 @@ export const ERROR_CATALOGUE: Readonly<Record<Rejection, GateError>> = {
   [ResultCode.OrderPending]: { label: 'ORDER_PENDING', status: 400, message: 'Not allowed with open orders' },
   [ResultCode.PositionEmpty]: { label: 'POSITION_EMPTY', status: 400, message: 'The position is empty' },
   [ResultCode.OrderFinished]: { label: 'ORDER_FINISHED', status: 400, message: 'Order already finished' },
+  [ResultCode.MmpFrozen]: { label: 'RISK_REJECT', status: 400, message: 'MMP orders of this underlying are frozen' },
   [ResultCode.NotLiquidatable]: { label: 'INVALID_PARAM_VALUE', status: 400, message: 'The position is not at its maintenance margin' },
   [ResultCode.NothingDue]: { label: 'INVALID_PARAM_VALUE', status: 400, message: 'Nothing is due' },
   [ResultCode.ContractInDelisting]: { label: 'CONTRACT_IN_DELISTING', status: 400,
@@ -114,6 +115,8 @@ export const ERROR_CATALOGUE: Readonly<Record<Rejection, GateError>> = {
     message: 'The journal cannot be written; this write is not durable and writes are refused until a restart (GET /sim/health says why)' },
   [ResultCode.NotLeader]: { label: 'READ_ONLY', status: 403,
     message: 'This node is a read-only follower of the replicated log; send writes to the leader (GET /sim/replication names it)' },
+  [ResultCode.NotCaughtUp]: { label: 'TOO_BUSY', status: 503,
+    message: 'This follower has not yet applied the log up to X-Rm-Min-Seq; retry, or read from the leader (GET /sim/replication names it)' },
 };
 
 /** The Gate error for a rejection code. Throws on Ok or an unknown code (a programmer error). */

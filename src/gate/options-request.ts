@@ -1,7 +1,7 @@
 /**
  * Parsing of Gate's options order requests into engine commands, at the edge: `contract` becomes its market,
  * the signed `size` a side and whole contracts, the decimal `price` ticks (a multiple of order_price_round),
- * `tif`, `reduce_only` and `close` the PlaceOrder's fields (core/options/options-orders.ts: kind Options,
+ * `iceberg` the shown size (0: all), `tif`, `reduce_only`, `close` and `mmp` the PlaceOrder's fields (core/options/options-orders.ts: kind Options,
  * sub 0, toKind OptionsFlag bits). Anything malformed becomes a result code before the engine sees it; unknown
  * keys are ignored. Price "0" is a market order (tif ioc, the default then, or fok; core/options/options-orders.ts
  * bounds it).
@@ -50,7 +50,8 @@ export function parseOptionsOrder(ex: Exchange, uid: number, body: Body, out: Co
   const size = parseSize(body.size);
   const close = flag(body, 'close');
   const reduceOnly = flag(body, 'reduce_only');
-  if (size === undefined || close === undefined || reduceOnly === undefined) return ResultCode.InvalidParam;
+  const mmp = flag(body, 'mmp');
+  if (size === undefined || close === undefined || reduceOnly === undefined || mmp === undefined) return ResultCode.InvalidParam;
   if (!has(body, 'price')) return ResultCode.MissingParam;
   const priceText = typeof body.price === 'number' && Number.isFinite(body.price) ? String(body.price) : body.price;
   const units = typeof priceText === 'string' ? parseSignedUnits(priceText, u.priceScale) : undefined;
@@ -61,7 +62,13 @@ export function parseOptionsOrder(ex: Exchange, uid: number, body: Body, out: Co
   if (tif < 0 || (market && tif !== TimeInForce.Ioc && tif !== TimeInForce.Fok)) return ResultCode.InvalidParam;
   const text = body.text ?? '';
   if (text !== '' && (typeof text !== 'string' || !TEXT.test(text))) return ResultCode.InvalidParam;
-  let flags = reduceOnly ? OptionsFlag.ReduceOnly : 0;
+  let iceberg = 0;
+  if (has(body, 'iceberg')) {
+    const ice = parseSize(body.iceberg);
+    if (ice === undefined || ice < 0) return ResultCode.InvalidParam;
+    iceberg = ice;
+  }
+  let flags = (reduceOnly ? OptionsFlag.ReduceOnly : 0) | (mmp ? OptionsFlag.Mmp : 0);
   if (close) {
     if (size !== 0) return ResultCode.InvalidParam;
     flags |= OptionsFlag.Close;
@@ -73,5 +80,35 @@ export function parseOptionsOrder(ex: Exchange, uid: number, body: Body, out: Co
   out.uid = uid; out.market = ex.options.marketOf[ci]!; out.kind = AccountKind.Options; out.sub = 0;
   out.side = size >= 0 ? Side.Buy : Side.Sell; out.amount = Math.abs(size); out.price = Number(units);
   out.orderType = market ? OrderType.Market : OrderType.Limit; out.tif = tif; out.toKind = flags; out.text = text;
+  out.iceberg = iceberg;
+  return ResultCode.Ok;
+}
+
+/** A decimal price of underlying `u` in ticks (a positive multiple of order_price_round), or InvalidParam. */
+function parsePrice(u: { priceScale: number; tick: number }, v: unknown): number {
+  const text = typeof v === 'number' && Number.isFinite(v) ? String(v) : v;
+  const units = typeof text === 'string' ? parseSignedUnits(text, u.priceScale) : undefined;
+  if (units === undefined || units <= 0n || units > BigInt(Number.MAX_SAFE_INTEGER) || Number(units) % u.tick !== 0) return ResultCode.InvalidParam;
+  return Number(units);
+}
+
+/**
+ * Fills `out` with an AmendOrder of order record `r` (an options order of `uid`) from Gate's
+ * AmendOptionsOrderRequest: `contract` (the order's), `price` the new limit, `size` the new total size signed as
+ * the order (as the perpetuals' amend). All three are required, as Gate documents them.
+ */
+export function parseOptionsAmend(ex: Exchange, uid: number, r: number, body: Body, out: Command): ResultCode {
+  const O = ex.orders;
+  const ci = parseOptionContract(ex, body.contract);
+  if (ci < 0) return ci as ResultCode;
+  if (ex.options.marketOf[ci] !== O.market[r]) return ResultCode.InvalidParam;
+  if (!has(body, 'size') || !has(body, 'price')) return ResultCode.MissingParam;
+  const size = parseSize(body.size);
+  if (size === undefined || size === 0 || (size > 0) !== (O.side[r] === Side.Buy)) return ResultCode.InvalidParam;
+  const price = parsePrice(ex.options.underlyings[ex.options.contracts[ci]!.u]!, body.price);
+  if (price < 0) return price as ResultCode;
+  out.clear();
+  out.type = CommandType.AmendOrder;
+  out.uid = uid; out.market = O.market[r]!; out.orderId = O.id[r]!; out.price = price; out.amount = Math.abs(size);
   return ResultCode.Ok;
 }

@@ -1,7 +1,7 @@
 /**
  * Gate's options objects rendered from the exchange: OptionsUnderlying, OptionsContract, OptionsTicker,
  * OptionsOrder, OptionsPosition, OptionsAccount, OptionsSettlement, OptionsMySettlements, OptionsMyTrade,
- * OptionsAccountBook.
+ * OptionsAccountBook, OptionsPositionClose, and the liquidation rows.
  *
  * Display figures come from the option model (core/options/black-scholes.ts, floats): mark price = the model's
  * value at the index, the underlying's configured volatility and the time to expiry, rounded to the tick; mark
@@ -15,11 +15,12 @@ import { orderFlagsOf } from '../core/exchange/order-store.js';
 import { formatSigned, ratioText } from '../core/futures/futures-math.js';
 import type { AccountBookEntry } from '../core/ledger/queries.js';
 import { FinishAs, Side, TIF_NAMES, type TimeInForce } from '../core/matching/order-types.js';
-import { greeks, YEAR_SECONDS } from '../core/options/black-scholes.js';
+import { contractModel, type ModelFigures } from '../core/options/option-model.js';
 import { type OptionContract, type OptionUnderlying, valueOf } from '../core/options/options-contract.js';
-import { initialMargin, maintenanceMargin } from '../core/options/options-margin.js';
 import { OptionsFlag } from '../core/options/options-orders.js';
-import type { OptionPosition } from '../core/options/options-state.js';
+import { optionsAccountFigures } from '../core/options/options-account.js';
+import { liquidatableBy } from '../core/options/options-liquidation.js';
+import type { OptionPosition, OptionsCloseRow, OptionsLiquidationRow } from '../core/options/options-state.js';
 
 const floatSeconds = (us: number): number => Math.floor(us / 1000) / 1000;
 const rateText = (r: bigint): string => formatSigned(r, 8);
@@ -28,24 +29,19 @@ const fixed = (v: number, digits: number): string => (Number.isFinite(v) ? v.toF
 export const priceText = (u: OptionUnderlying, ticks: number | bigint): string => formatSigned(BigInt(ticks), u.priceScale);
 export const moneyText = (u: OptionUnderlying, units: bigint): string => formatSigned(units, u.settleScale);
 
-/** Model figures of contract `ci` at engine time `nowUs`: mark in ticks, IV and greeks (display floats). */
-export interface ModelFigures { markTicks: number; iv: number; delta: number; gamma: number; vega: number; theta: number }
-
+/**
+ * Model figures of contract `ci` at engine time `nowUs` (core/options/option-model.ts): the mark is the journaled
+ * one (OptionsSetMark) once there is one, else the model's; a settled contract shows its intrinsic value.
+ */
 export function modelOf(ex: Exchange, ci: number, nowUs: number): ModelFigures {
   const S = ex.options;
   const k = S.contracts[ci]!;
-  const u = S.underlyings[k.u]!;
   if (S.settled[ci] !== 0) {
     const intrinsic = Math.max(0, k.call ? S.settled[ci]! - k.strike : k.strike - S.settled[ci]!);
     return { markTicks: intrinsic, iv: 0, delta: 0, gamma: 0, vega: 0, theta: 0 };
   }
-  const index = S.index[k.u]!;
-  const scale = 10 ** u.priceScale;
-  const I = (index > 0 ? index : k.strike) / scale;
-  const T = Math.max(0, (k.expiration * 1e6 - nowUs) / 1e6 / YEAR_SECONDS);
-  const g = greeks(k.call, I, k.strike / scale, T, u.volatility);
-  const markTicks = Math.max(u.tick, Math.round((g.price * scale) / u.tick) * u.tick);
-  return { markTicks, iv: u.volatility, delta: g.delta, gamma: g.gamma, vega: g.vega, theta: g.theta };
+  const m = contractModel(S.underlyings[k.u]!, k, S.index[k.u]!, nowUs);
+  return S.mark[ci]! > 0 ? { ...m, markTicks: S.mark[ci]! } : m;
 }
 
 /** Open interest of contract `ci`: Σ long sizes. */
@@ -108,6 +104,8 @@ function finishAsName(f: number): string {
     case FinishAs.Filled: return 'filled';
     case FinishAs.Ioc: case FinishAs.DepthNotEnough: case FinishAs.Small: return 'ioc';
     case FinishAs.Stp: return 'stp';
+    case FinishAs.Liquidated: return 'liquidated';
+    case FinishAs.MmpCancelled: return 'mmp_cancelled';
     default: return 'cancelled';
   }
 }
@@ -127,10 +125,10 @@ export function renderOptionOrder(ex: Exchange, r: number): Record<string, unkno
     id: O.id[r]!, user: O.uid[r]!, create_time: floatSeconds(O.createTime[r]!),
     ...(open ? {} : { finish_time: floatSeconds(O.updateTime[r]!) }),
     finish_as: finishAsName(finishAs), status: open ? 'open' : 'finished', contract: k.name,
-    size: sign * O.amount[r]!, iceberg: 0, price: priceText(u, O.price[r]!),
+    size: sign * O.amount[r]!, iceberg: O.iceberg[r]!, price: priceText(u, O.price[r]!),
     close: (flags & OptionsFlag.Close) !== 0, is_close: (flags & OptionsFlag.Close) !== 0,
     reduce_only: (flags & OptionsFlag.ReduceOnly) !== 0, is_reduce_only: (flags & OptionsFlag.ReduceOnly) !== 0,
-    is_liq: false, mmp: false, is_mmp: false, tif: TIF_NAMES[O.tif[r] as TimeInForce], left: sign * O.left[r]!,
+    is_liq: (flags & OptionsFlag.Liquidation) !== 0, mmp: (flags & OptionsFlag.Mmp) !== 0, is_mmp: (flags & OptionsFlag.Mmp) !== 0, tif: TIF_NAMES[O.tif[r] as TimeInForce], left: sign * O.left[r]!,
     fill_price: filled === 0 ? '0' : ratioText(BigInt(O.filledNotional[r]!), BigInt(filled) * 10n ** BigInt(u.priceScale), u.priceScale + 4),
     text: O.text[r] !== '' ? O.text[r]! : 'api', tkfr: rateText(u.takerRate), mkfr: rateText(u.makerRate), refu: 0, refr: '0',
   };
@@ -143,7 +141,7 @@ export function renderOptionPosition(ex: Exchange, row: number, nowUs: number): 
 
 /** The empty OptionsPosition of (uid, contract `ci`) that never traded (nothing is created). */
 export function renderEmptyOptionPosition(ex: Exchange, uid: number, ci: number, nowUs: number): Record<string, unknown> {
-  return renderPositionOf(ex, { uid, ci, size: 0, cost: 0n, pnl: 0n, openBuy: 0, openSell: 0, pending: 0, updateTime: 0 }, nowUs);
+  return renderPositionOf(ex, { uid, ci, size: 0, cost: 0n, pnl: 0n, openPnl: 0n, openBuy: 0, openSell: 0, pending: 0, updateTime: 0 }, nowUs);
 }
 
 function renderPositionOf(ex: Exchange, p: OptionPosition, nowUs: number): Record<string, unknown> {
@@ -165,32 +163,17 @@ function renderPositionOf(ex: Exchange, p: OptionPosition, nowUs: number): Recor
   };
 }
 
-/** Gate's OptionsAccount of `uid` in underlying quote currency `code` (USDT), at engine time `nowUs`. */
-export function renderOptionsAccount(ex: Exchange, uid: number, code: string, nowUs: number): Record<string, unknown> {
+/**
+ * Gate's OptionsAccount of `uid` in underlying quote currency `code` (USDT): the exact figures the liquidator
+ * judges (core/options/options-account.ts), `liq_triggered` true while the account is at or below its
+ * maintenance margin (the liquidator resolves it at its next pass), and the order holds split by side.
+ */
+export function renderOptionsAccount(ex: Exchange, uid: number, code: string): Record<string, unknown> {
   const S = ex.options;
   const cur = ex.currencyIndex(code);
   const L = ex.ledger.options;
   const u = S.underlyings.find((x) => x.quote === code) ?? S.underlyings[0]!;
-  let positionValue = 0n;
-  let upnl = 0n;
-  let im = 0n;
-  let mm = 0n;
-  S.rows.forEach((p) => {
-    if (p.uid !== uid || p.size === 0) return;
-    const k = S.contracts[p.ci]!;
-    const uu = S.underlyings[k.u]!;
-    if (S.settleCur[k.u] !== cur) return;
-    const m = modelOf(ex, p.ci, nowUs);
-    const v = valueOf(uu, BigInt(Math.abs(p.size)), BigInt(m.markTicks)) * (p.size < 0 ? -1n : 1n);
-    positionValue += v;
-    upnl += v - p.cost;
-    if (p.size < 0) {
-      im += initialMargin(uu, k, BigInt(-p.size), S.index[k.u]!);
-      mm += maintenanceMargin(uu, k, BigInt(-p.size), S.index[k.u]!);
-    }
-  });
-  const total = L.total(uid, cur);
-  const available = L.available(uid, cur);
+  const f = optionsAccountFigures(ex, uid, cur);
   let bid = 0n;
   let ask = 0n;
   const O = ex.orders;
@@ -202,13 +185,38 @@ export function renderOptionsAccount(ex: Exchange, uid: number, code: string, no
     else ask += h;
   }
   return {
-    user: uid, total: moneyText(u, total), position_value: moneyText(u, positionValue),
-    equity: moneyText(u, total + positionValue), short_enabled: true, mmp_enabled: false,
-    liq_triggered: false, margin_mode: 0, unrealised_pnl: moneyText(u, upnl), init_margin: moneyText(u, im),
-    maint_margin: moneyText(u, mm), order_margin: moneyText(u, bid + ask), ask_order_margin: moneyText(u, ask),
-    bid_order_margin: moneyText(u, bid), available: moneyText(u, available), point: '0', currency: code,
-    orders_limit: u.ordersLimit, position_notional_limit: 0,
+    user: uid, total: moneyText(u, f.total), position_value: moneyText(u, f.positionValue),
+    equity: moneyText(u, f.equity), short_enabled: true, mmp_enabled: S.underlyings.some((_, ui) => (S.mmpOf(uid, ui)?.window ?? 0) > 0),
+    liq_triggered: liquidatableBy(uid, f), margin_mode: 0, unrealised_pnl: moneyText(u, f.unrealisedPnl),
+    init_margin: moneyText(u, f.initialMargin), maint_margin: moneyText(u, f.maintenanceMargin), order_margin: moneyText(u, bid + ask),
+    ask_order_margin: moneyText(u, ask), bid_order_margin: moneyText(u, bid), available: moneyText(u, f.available), point: '0',
+    currency: code, orders_limit: u.ordersLimit, position_notional_limit: 0,
   };
+}
+
+/**
+ * Gate's OptionsPositionClose of a close row: time in seconds, `side` of the closed position, `pnl` realised since
+ * it opened, `text` how it closed (`close` a trade, `liquidated` the liquidator's takeover, `settled` the expiry),
+ * `settle_size` its size before the close. The routes and the pushes render closes with this.
+ */
+export function renderOptionsPositionClose(ex: Exchange, r: OptionsCloseRow): Record<string, unknown> {
+  const S = ex.options;
+  const k = S.contracts[r.ci]!;
+  return { time: floatSeconds(r.t), contract: k.name, side: r.size > 0 ? 'long' : 'short', pnl: moneyText(S.underlyings[k.u]!, BigInt(r.pnl)),
+    text: r.text, settle_size: String(r.size) };
+}
+
+/**
+ * A liquidation row as the pushes and the control plane show it: time in seconds (and ms), user, contract, the
+ * size taken over (signed as the position), the mark it was taken at, the liquidation order's id, and the
+ * account's equity and maintenance margin when it was liquidated.
+ */
+export function renderOptionsLiquidation(ex: Exchange, r: OptionsLiquidationRow): Record<string, unknown> {
+  const S = ex.options;
+  const k = S.contracts[r.ci]!;
+  const u = S.underlyings[k.u]!;
+  return { time: floatSeconds(r.t), time_ms: Math.floor(r.t / 1000), user: r.uid, contract: k.name, size: r.size,
+    price: priceText(u, r.price), order_id: r.orderId, equity: moneyText(u, BigInt(r.equity)), maint_margin: moneyText(u, BigInt(r.maintenance)) };
 }
 
 /** Gate's OptionsMyTrade of trade `id` for `uid`. */

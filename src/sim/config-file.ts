@@ -79,6 +79,8 @@ export interface LogConfig {
   readonly replicas?: number | undefined;
   /** This node's HTTP address as clients reach it (named to clients a follower refuses); default http://host:port. */
   readonly address?: string | undefined;
+  /** How long a follower holds a read carrying X-Rm-Min-Seq it has not applied yet, ms; default 5000 (read-your-writes). */
+  readonly read_wait_ms?: number | undefined;
 }
 
 /** engine.snapshots (docs/http.md, "Journal, snapshots and restart"). */

@@ -50,7 +50,7 @@ export function validateServer(o: Obj): void {
 
 /** engine.log (sim/config-file.ts LogConfig): the replicated command log. */
 function validateLog(v: unknown, p: string, hasJournal: boolean): void {
-  const lo = object(v, p, ['type', 'servers', 'stream', 'lease_ms', 'checkpoint_every', 'snapshot_every', 'replicas', 'address'], ['type', 'servers', 'stream']);
+  const lo = object(v, p, ['type', 'servers', 'stream', 'lease_ms', 'checkpoint_every', 'snapshot_every', 'replicas', 'address', 'read_wait_ms'], ['type', 'servers', 'stream']);
   if (lo.type !== 'jetstream') fail(`${p}.type`, 'must be "jetstream"');
   const servers = lo.servers;
   if (!Array.isArray(servers) || servers.length === 0) fail(`${p}.servers`, 'must be a non-empty array of nats:// URLs');
@@ -62,6 +62,7 @@ function validateLog(v: unknown, p: string, hasJournal: boolean): void {
   optional(lo, 'checkpoint_every', p, integer(0, Number.MAX_SAFE_INTEGER));
   optional(lo, 'snapshot_every', p, integer(0, Number.MAX_SAFE_INTEGER));
   optional(lo, 'address', p, string);
+  optional(lo, 'read_wait_ms', p, integer(0, 60_000));
   optional(lo, 'replicas', p, (r, rp) => (r === 1 || r === 3 || r === 5 ? r : fail(rp, 'must be 1, 3 or 5')));
   if (!hasJournal) fail(p, 'needs engine.journal: the leader keeps its own fsync\'d journal beside the replicated log (docs/scale-out.md)');
 }

@@ -134,6 +134,8 @@ export const DEMO_CONFIG: SimulatorConfig = {
     ],
     // The market maker's user quotes every contract around the model's mark (sim/options-quoter.ts).
     quoter: { uid: DEMO_MARKET_MAKER_UID, size: 10, spread: '0.05', requote_ms: 30_000 },
+    // The options insurance fund starts funded (it takes over liquidated sellers' positions).
+    insurance: { USDT: '100000' },
   },
   market_maker: true,
   rate_limits: true,

@@ -224,7 +224,7 @@ export class EmbeddedExchange {
     const ex = this.exchange;
     const cur = ex.currencyIndex('USDT');
     if (cur < 0 || !ex.ledger.options.hasAccount(uid, cur)) throw GateApiError.of(ResultCode.UserNotFound);
-    return renderOptionsAccount(ex, uid, 'USDT', this.clock.nowUs());
+    return renderOptionsAccount(ex, uid, 'USDT');
   }
 
   /** Runs what the engine clock made due (futures and options services), as the server's timers would. */

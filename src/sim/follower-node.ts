@@ -26,7 +26,7 @@ import { InlineGateway } from '../engine/gateway.js';
 import { type FsyncPolicy, JournalWriter } from '../engine/journal/writer.js';
 import { headerFor } from '../engine/recovery.js';
 import { FollowerGateway } from '../engine/replication/follower-gateway.js';
-import { LeaderLease, type LeaseValue } from '../engine/replication/leader-lease.js';
+import { LeaderLease, type LeaseEntry, type LeaseValue } from '../engine/replication/leader-lease.js';
 import { LogFollower } from '../engine/replication/log-follower.js';
 import { LogPublisher } from '../engine/replication/log-publisher.js';
 import { moveJournalAside, newestSnapshot, storeSnapshot } from '../engine/replication/bootstrap.js';
@@ -44,7 +44,7 @@ import { ensureJournalDirectory } from './journal-path.js';
 export interface NodeOptions extends StartOptions {
   /** Start as a follower that competes for the lease only once the current one runs out (`--follow`). */
   readonly follow?: boolean | undefined;
-  /** This node's name in the lease; default host:pid. */
+  /** This node's name in the lease; default host:pid (host:pid#n for the n-th node of one process). */
   readonly nodeId?: string | undefined;
   readonly log?: ((message: string) => void) | undefined;
 }
@@ -57,6 +57,7 @@ export function logSpec(c: LogConfig): Required<LogSpec> {
   return {
     type: 'jetstream', servers: c.servers, stream: c.stream, leaseMs: c.lease_ms ?? 3000,
     checkpointEvery: c.checkpoint_every ?? 10_000, snapshotEvery: c.snapshot_every ?? 1_000_000, replicas: c.replicas ?? 1,
+    readWaitMs: c.read_wait_ms ?? 5000,
   };
 }
 
@@ -64,6 +65,9 @@ const fsyncOf = (f: 'batch' | 'never' | number | undefined): FsyncPolicy =>
   f === undefined ? { fsync: 'batch' } : typeof f === 'number' ? { fsync: 'interval', everyMs: f } : { fsync: f };
 
 const canonical = (json: string): string => JSON.stringify(JSON.parse(json));
+
+/** Nodes started in this process: the second and later get a suffix, so two nodes in one process never share a lease name. */
+let nodesInProcess = 0;
 
 export class ReplicatedNode {
   readonly config: SimulatorConfig;
@@ -103,7 +107,7 @@ export class ReplicatedNode {
     this.config = config;
     this.options = options;
     this.spec = logSpec(engine.log);
-    this.nodeId = options.nodeId ?? `${hostname()}:${process.pid}`;
+    this.nodeId = options.nodeId ?? `${hostname()}:${process.pid}${nodesInProcess++ === 0 ? '' : `#${nodesInProcess}`}`;
     const host = options.host ?? config.host ?? '127.0.0.1';
     const port = options.port ?? config.port;
     if (port === undefined || port === 0) throw new ConfigError('engine.log: needs a fixed port (the node restarts its fronts on it when promoted)');
@@ -112,7 +116,7 @@ export class ReplicatedNode {
     this.#header = headerFor(this.#definition, this.#clock.nowUs());
     this.#journalPath = engine.journal;
     this.#log = options.log ?? ((m) => console.warn(`ringmatch: ${m}`));
-    if (engine.runner === 'threaded') this.#log('replication: every node of the replicated log runs the inline runner; engine.runner "threaded" is ignored');
+    if (engine.runner === 'threaded') this.#log('replication: every node of the replicated log runs the inline runner; engine.runner "threaded" is ignored (docs/scale-out.md, Runners)');
   }
 
   get role(): NodeRole { return this.#role; }
@@ -139,9 +143,9 @@ export class ReplicatedNode {
         lease_until_ms: this.#leader.until },
       stream: { name: this.spec.stream, last_seq: this.#streamLastSeq },
       follower: f === undefined || this.#role === 'leader' ? null : {
-        applied_seq: f.appliedSeq, applied_stream_seq: f.appliedStreamSeq, lag_messages: f.lagMessages, lag_ms: Math.round(f.lagMs),
+        applied_seq: f.appliedSeq, applied_stream_seq: f.appliedStreamSeq, lag_messages: f.lagMessages, lag_ms: Math.round(f.lagMs * 10) / 10,
         checkpoints_verified: f.checkpointsVerified, last_checkpoint: f.lastCheckpoint ?? null, dropped_stale: f.droppedStale,
-        snapshots_stored: f.snapshotsTaken, failure: f.failure ?? null,
+        snapshots_stored: f.snapshotsTaken, consumer_restarts: f.restarts, failure: f.failure ?? null,
       },
       publisher: p === undefined || this.#role !== 'leader' ? null : {
         acked_seq: p.ackedSeq, acked_stream_seq: p.lastStreamSeq, batches: p.batches, checkpoints: p.checkpoints, retries: p.retries,
@@ -151,7 +155,9 @@ export class ReplicatedNode {
     };
   }
 
+  /** Stops the node (a leader drains its publisher and releases the lease); a second call does nothing. */
   async close(): Promise<void> {
+    if (this.#role === 'closed') return;
     if (this.#timer !== undefined) clearInterval(this.#timer);
     this.#timer = undefined;
     while (this.#busy) await new Promise((r) => setTimeout(r, 10));
@@ -210,7 +216,8 @@ export class ReplicatedNode {
     this.#leaderGateway = undefined;
     this.#sim = await startSimulator(this.config, {
       ...this.options, extraRoutes: [...(this.options.extraRoutes ?? []), this.#routes()],
-      replica: { gateway, resumed: true, follower: true, refuseWrites: () => this.#refusal() },
+      replica: { gateway, resumed: true, follower: true, refuseWrites: () => this.#refusal(), seq: () => follower.appliedSeq,
+        waitFor: (seq) => follower.whenApplied(seq, this.spec.readWaitMs) },
     });
     await follower.start();
     this.#role = 'follower';
@@ -227,8 +234,8 @@ export class ReplicatedNode {
     if (this.#busy || this.#ls === undefined) return;
     this.#busy = true;
     try {
-      const cur = await this.#lease!.read().catch(() => undefined);
-      this.#leader = cur?.value;
+      const seen = await this.#lease!.observe();
+      if (seen.reachable) this.#leader = seen.entry?.value;
       this.#streamLastSeq = await this.#ls.lastSeq().catch(() => this.#streamLastSeq);
       if (this.#role === 'down') {
         await this.#sim?.close();
@@ -242,12 +249,11 @@ export class ReplicatedNode {
           this.#lastStatusLog = now;
           const s = f.status();
           this.#log(`replication: follower at engine seq ${s.appliedSeq} (stream ${s.appliedStreamSeq}/${this.#streamLastSeq}, lag `
-            + `${Math.round(s.lagMs)} ms), epoch ${s.epoch}, ${s.checkpointsVerified} checkpoints verified, leader ${cur?.value.address ?? 'none'}`);
+            + `${Math.round(s.lagMs)} ms), epoch ${s.epoch}, ${s.checkpointsVerified} checkpoints verified, leader ${seen.entry?.value.address ?? 'none'}`);
         }
-        const free = cur === undefined || cur.value.until < now;
         const mayCompete = this.options.follow !== true || now - this.#startedAt > this.spec.leaseMs;
-        // Failover time counts from the lease's expiry (a released lease: from when this node began to follow).
-        if (free && mayCompete && f.failure === undefined) await this.#promote(Math.max(cur?.value.until ?? 0, this.#startedAt));
+        // Failover time counts from when the lease became free (a released lease: from when this node began to follow).
+        if (seen.free && mayCompete && f.failure === undefined) await this.#promote(seen.entry, Math.max(seen.freeSince, this.#startedAt));
       }
     } catch (e) {
       this.#log(`replication: ${(e as Error).message}`);
@@ -256,10 +262,10 @@ export class ReplicatedNode {
     }
   }
 
-  async #promote(expiredAt: number): Promise<void> {
+  async #promote(seen: LeaseEntry | undefined, freeSince: number): Promise<void> {
     const ls = this.#ls!;
     const f = this.#follower!;
-    const epoch = await this.#lease!.tryAcquire(Math.max(f.epoch, this.#epoch));
+    const epoch = await this.#lease!.tryAcquire(seen, Math.max(f.epoch, this.#epoch));
     if (epoch === undefined) return;
     this.#role = 'promoting';
     const last = await ls.lastSeq();
@@ -279,7 +285,7 @@ export class ReplicatedNode {
       return;
     }
     try {
-      await this.#lead(epoch, last, f, expiredAt);
+      await this.#lead(epoch, last, f, freeSince);
     } catch (e) {
       this.#lease!.stop();
       this.#leaderGateway?.stop(ResultCode.EngineStopped, `replication: promotion failed: ${(e as Error).message}`);
@@ -340,7 +346,7 @@ export class ReplicatedNode {
     });
     this.#sim = await startSimulator(this.config, {
       ...this.options, extraRoutes: [...(this.options.extraRoutes ?? []), this.#routes()],
-      replica: { gateway, resumed: appliedSeq > 0, follower: false },
+      replica: { gateway, resumed: appliedSeq > 0, follower: false, seq: () => engine.sequencer.lastSeq },
     });
     this.#role = 'leader';
     this.#leader = this.#lease!.held;

@@ -7,14 +7,17 @@
  *     "underlyings": [{ "name": "BTC_USDT", "multiplier": "0.01", "order_price_round": "0.1", "volatility": "0.6",
  *                       "strikes": ["55000", "60000", "65000"], "expiration_days": [1, 7] }],
  *     "clock": { "enabled": true, "index_interval_ms": 1000 },
- *     "quoter": { "uid": 10000, "size": 10, "spread": "0.05", "requote_ms": 30000 }
+ *     "quoter": { "uid": 10000, "size": 10, "spread": "0.05", "requote_ms": 30000 },
+ *     "insurance": { "USDT": "100000" }
  *   }
+ *
+ * `insurance` funds the options insurance fund of each settle currency (the liquidator's options account).
  *
  * Expirations are absolute (`expirations`: seconds since the epoch) or relative (`expiration_days`: 08:00 UTC of
  * the day that many days after the start's UTC day), or both. Relative ones resolve when the exchange definition
  * is built (optionsDefinition), against the start: the simulated clock's `start_ms`, or the wall clock's day. The
- * journal keeps the resolved definition; a journaled run restarts with the same config on the same UTC day (the
- * journal refuses another definition), so journaled runs meant to span days should list absolute expirations.
+ * journal (and its snapshots) keep the resolved definition; a journaled run restarted on another UTC day keeps the
+ * expirations it resolved then (engine/open-gateway.ts restartDefinition, given relativeUnderlyings).
  */
 import type { OptionsDefinition, OptionUnderlyingConfig } from '../core/options/options-contract.js';
 import { defineUnderlying } from '../core/options/options-contract.js';
@@ -34,6 +37,8 @@ export interface OptionsConfig {
   readonly clock?: { readonly enabled?: boolean | undefined; readonly index_interval_ms?: number | undefined } | undefined;
   /** A user quoting every contract (options-quoter.ts); absent: nobody quotes. */
   readonly quoter?: OptionsQuoterConfig | undefined;
+  /** Opening balance of each settle currency's options insurance fund (decimal strings). */
+  readonly insurance?: Readonly<Record<string, string>> | undefined;
 }
 
 const DAY_S = 86_400;
@@ -42,7 +47,7 @@ const EXPIRY_HOUR_S = 8 * 3600;
 const DEFAULT_SIM_START_MS = Date.UTC(2026, 0, 1);
 const FIELDS = ['name', 'multiplier', 'order_price_round', 'expirations', 'expiration_days', 'strikes', 'volatility', 'maker_fee_rate',
   'taker_fee_rate', 'fee_cap_rate', 'initial_margin_rate', 'min_margin_rate', 'maintenance_rate', 'maintenance_min_rate',
-  'order_size_min', 'order_size_max', 'orders_limit', 'index_source'];
+  'order_size_min', 'order_size_max', 'orders_limit', 'index_source', 'liquidation_price_band', 'settle_price_duration'];
 
 /** The start a config's relative expirations count from when no start is given: its simulated clock's start. */
 export function configStartMs(config: object): number {
@@ -63,6 +68,11 @@ export function optionsDefinition(o: OptionsConfig | undefined, startMs: number)
   };
 }
 
+/** Names of the underlyings whose expirations are (also) relative: a journal keeps what they resolved to. */
+export function relativeUnderlyings(o: OptionsConfig | undefined): string[] {
+  return (o?.underlyings ?? []).filter((u) => (u.expiration_days ?? []).length > 0).map((u) => u.name);
+}
+
 /** The services' options, or undefined without underlyings or with `clock.enabled` false. */
 export function optionsServiceOptions(o: OptionsConfig | undefined): OptionsServiceOptions | undefined {
   if (o === undefined || o.underlyings.length === 0 || o.clock?.enabled === false) return undefined;
@@ -71,7 +81,13 @@ export function optionsServiceOptions(o: OptionsConfig | undefined): OptionsServ
 
 /** Validates the `options` section against the currencies. Throws ConfigError naming the field. */
 export function validateOptions(v: unknown, p: string, currencies: readonly CurrencySpec[], startMs: number): void {
-  const o = object(v, p, ['underlyings', 'clock', 'quoter'], ['underlyings']);
+  const o = object(v, p, ['underlyings', 'clock', 'quoter', 'insurance'], ['underlyings']);
+  optional(o, 'insurance', p, (ins, ip) => {
+    for (const [code, amount] of Object.entries(object(ins, ip, undefined))) {
+      if (!currencies.some((s) => s.code === code)) fail(`${ip}.${code}`, 'must be a currency of the exchange');
+      if (typeof amount !== 'string' || !/^\d+(\.\d+)?$/.test(amount)) fail(`${ip}.${code}`, 'must be a decimal string');
+    }
+  });
   optional(o, 'quoter', p, (q, qp) => {
     const qo = object(q, qp, ['uid', 'size', 'spread', 'requote_ms'], ['uid']);
     integer(1, 2 ** 31 - 1)(qo.uid, `${qp}.uid`);

@@ -123,6 +123,9 @@ export function definitionFromConfig(config: SimConfig, startMs = configStartMs(
   for (const [currency, amount] of Object.entries(config.futures?.insurance ?? {})) {
     if (!isZero(amount)) balances.push({ uid: INSURANCE_UID, account: 'futures', currency, amount });
   }
+  for (const [currency, amount] of Object.entries(config.options?.insurance ?? {})) {
+    if (!isZero(amount)) balances.push({ uid: INSURANCE_UID, account: 'options', currency, amount });
+  }
   return { definition, balances };
 }
 

@@ -106,7 +106,7 @@ describe('gate-api OptionsApi', () => {
 });
 
 describe('gate-api OptionsApi MMP settings', () => {
-  it('sets, reads and resets them as journaled records', async () => {
+  it('sets, reads and resets them as engine state', async () => {
     const api = new GateApi.OptionsApi(gateApiClient(sim.server.port, 'k2', 's2'));
     const mmp = new GateApi.OptionsMMP();
     mmp.underlying = 'BTC_USDT';
@@ -114,9 +114,8 @@ describe('gate-api OptionsApi MMP settings', () => {
     mmp.frozenPeriod = 200;
     mmp.qtyLimit = '10';
     mmp.deltaLimit = '1.5';
-    const before = sim.gateway.exchange.records.size;
     expect((await api.setOptionsMMP(mmp)).body).toMatchObject({ underlying: 'BTC_USDT', window: 5000, qtyLimit: '10', deltaLimit: '1.5' });
-    expect(sim.gateway.exchange.records.size).toBe(before + 1);
+    expect(sim.gateway.exchange.options.mmpOf(10002, 0)).toMatchObject({ window: 5000, frozenPeriod: 200, qtyLimit: 1000, deltaLimit: 150 });
     expect((await api.getOptionsMMP({ underlying: 'BTC_USDT' })).body).toEqual([expect.objectContaining({ frozenPeriod: 200, frozenUntilMs: 0 })]);
     const reset = new GateApi.OptionsMMPReset();
     reset.underlying = 'BTC_USDT';
@@ -126,27 +125,32 @@ describe('gate-api OptionsApi MMP settings', () => {
 });
 
 describe('expiry on the engine clock', () => {
-  it('settles in-the-money positions when /sim/clock crosses the expiration, the others expire worthless', async () => {
-    await spotTrade(call, '62000'); // the call 60000 ends 2000 in the money; the put 55000 out of it
+  it('settles in-the-money positions at the mean index of the 30 minutes before expiry when /sim/clock crosses it', async () => {
     const gate = ccxtGate(sim.server.port, 'k1', 's1');
     await gate.loadMarkets();
     const before = (await call('GET', '/options/accounts')).body;
+    // Two index samples in [E − 1800 s, E): 62000 and 64000, so the settlement price is 63000. The call 60000 ends
+    // 3000 in the money; the put 55000 out of it.
+    await spotTrade(call, '62000');
+    expect((await simClock(sim, { set_ms: (EXP1 - 900) * 1000 })).status).toBe(200);
+    await spotTrade(call, '64000');
+    expect((await simClock(sim, { set_ms: (EXP1 - 300) * 1000 })).status).toBe(200);
     const r = await simClock(sim, { set_ms: EXP1 * 1000 + 1000 });
     expect(r.status).toBe(200);
     const settled = (await call('GET', '/options/settlements', { query: 'underlying=BTC_USDT' })).body;
-    expect(settled.find((s) => s.contract === CALL)).toMatchObject({ strike_price: '60000', settle_price: '62000' });
+    expect(settled.find((s) => s.contract === CALL)).toMatchObject({ strike_price: '60000', settle_price: '63000' });
     const positions = (await call('GET', '/options/positions')).body;
     expect(positions).toEqual([]);
     const mine = (await call('GET', '/options/my_settlements', { query: 'underlying=BTC_USDT' })).body;
-    // 10001 was long 2 calls: 2 × 0.01 × (62000 − 60000) = 40; short 4 puts out of the money: 0
-    expect(mine.find((s) => s.contract === CALL)).toMatchObject({ size: 2, settle_profit: '40', settle_price: '62000' });
+    // 10001 was long 2 calls: 2 × 0.01 × (63000 − 60000) = 60; short 4 puts out of the money: 0
+    expect(mine.find((s) => s.contract === CALL)).toMatchObject({ size: 2, settle_profit: '60', settle_price: '63000' });
     expect(mine.find((s) => s.contract === PUT)).toMatchObject({ size: -4, settle_profit: '0' });
     const after = (await call('GET', '/options/accounts')).body;
-    expect(Number(after.total) - Number(before.total)).toBeCloseTo(40, 8);
+    expect(Number(after.total) - Number(before.total)).toBeCloseTo(60, 8);
     const contracts = (await call('GET', '/options/contracts', { query: 'underlying=BTC_USDT' })).body;
     expect(contracts).toHaveLength(6); // the second expiration only
     // ccxt's markets loaded before the expiry still name the settled contract: its public settlement history.
     const history = await gate.fetchSettlementHistory('BTC/USDT:USDT-260102-60000-C');
-    expect(history).toEqual([expect.objectContaining({ symbol: 'BTC/USDT:USDT-260102-60000-C', price: 62000, timestamp: (EXP1 + 1) * 1000 })]);
+    expect(history).toEqual([expect.objectContaining({ symbol: 'BTC/USDT:USDT-260102-60000-C', price: 63000, timestamp: (EXP1 + 1) * 1000 })]);
   });
 });

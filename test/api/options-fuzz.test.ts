@@ -1,4 +1,5 @@
-// Near-valid random requests to the private options routes (orders, cancels, cancel-all, lists, MMP), mixing good
+// Near-valid random requests to the private options routes (orders with iceberg, amends, cancels, cancel-all, lists,
+// countdown cancel, MMP), mixing good
 // and bad fields: never a 5xx, a label on every rejection, and a rejection never changes the exchange (state hash
 // before and after); unknown body keys are ignored. Seeded; bounded in count and time.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -28,7 +29,8 @@ const KEYS: [string, string][] = [['k1', 's1'], ['k2', 's2'], ['k3', 's3']];
 
 function orderBody(r: Prng): J {
   const b: J = { contract: pick(r, CONTRACTS), size: pick(r, SIZES), price: pick(r, PRICES), tif: pick(r, TIFS),
-    reduce_only: pick(r, BOOLS), close: pick(r, BOOLS), text: pick(r, ['t-ok', 'bad', undefined]), surprise: pick(r, [1, 'x', undefined]) };
+    reduce_only: pick(r, BOOLS), close: pick(r, BOOLS), text: pick(r, ['t-ok', 'bad', undefined]), surprise: pick(r, [1, 'x', undefined]),
+    iceberg: pick(r, [undefined, undefined, 0, 1, -1, '2', 1.5, 'x']), mmp: pick(r, BOOLS) };
   for (const k of Object.keys(b)) if (b[k] === undefined) delete b[k];
   return b;
 }
@@ -44,11 +46,19 @@ describe('options routes under near-valid random requests', () => {
       const roll = r.nextU32() % 10;
       const before = await stateHash(sim);
       let res;
-      if (roll < 6) res = await call('POST', '/options/orders', { key, body: orderBody(r) });
-      else if (roll < 7) res = await call('DELETE', `/options/orders/${pick(r, ['1', '2', '3', '999', 'x', '-1'])}`, { key });
+      if (roll < 5) res = await call('POST', '/options/orders', { key, body: orderBody(r) });
+      else if (roll < 6) {
+        const body = orderBody(r);
+        delete body.tif; delete body.close; delete body.reduce_only;
+        res = await call('PUT', `/options/orders/${pick(r, ['1', '2', '3', '4', '5', '999', 'x'])}`, { key, body });
+      } else if (roll < 7 && r.nextU32() % 2 === 0) {
+        res = await call('POST', '/options/countdown_cancel_all', { key, body: { timeout: pick(r, [0, 5, 4, 10, '10', -1, 86_401, undefined]),
+          contract: pick(r, [undefined, CALL, 'nope']), underlying: pick(r, [undefined, 'BTC_USDT', 'ETH_USDT']) } });
+      } else if (roll < 7) res = await call('DELETE', `/options/orders/${pick(r, ['1', '2', '3', '999', 'x', '-1'])}`, { key });
       else if (roll < 8) res = await call('DELETE', '/options/orders', { key, query: pick(r, [`contract=${CALL}`, 'side=ask', 'side=x', 'underlying=ETH_USDT', '']) });
       else if (roll < 9) res = await call('GET', '/options/orders', { key, query: pick(r, ['status=open', 'status=finished&limit=0', 'status=x', 'status=open&contract=nope']) });
-      else res = await call('POST', '/options/mmp', { key, body: { underlying: pick(r, ['BTC_USDT', 'X', undefined]), window: pick(r, [10, -1, 6000]), frozen_period: 5, qty_limit: pick(r, ['1', '0', 'x']), delta_limit: '1' } });
+      else if (r.nextU32() % 4 === 0) res = await call('POST', '/options/mmp/reset', { key, body: { underlying: pick(r, ['BTC_USDT', 'X', undefined]) } });
+      else res = await call('POST', '/options/mmp', { key, body: { underlying: pick(r, ['BTC_USDT', 'X', undefined]), window: pick(r, [10, -1, 6000]), frozen_period: 5, qty_limit: pick(r, ['1', '0', 'x', '0.001']), delta_limit: '1' } });
       expect(res.status, JSON.stringify(res.body)).toBeLessThan(500);
       if (res.status >= 400) {
         rejected++;

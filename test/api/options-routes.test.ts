@@ -1,6 +1,6 @@
 // The options routes over HTTP: public market data (underlyings, expirations, contracts with the model's mark
 // price and greeks, tickers, order book, trades, candlesticks of a contract and of the underlying), private
-// accounts / positions / orders / trades / account book, each bad input answered with its Gate label and status
+// accounts / positions / orders / trades / account book / position closes, each bad input answered with its Gate label and status
 // and no change of state, and the seed 8.1 limits (options placement and cancellation 200 r/s per UID).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Simulator } from '../../src/main.js';
@@ -80,6 +80,15 @@ describe('private options routes', () => {
     const cancelled = (await call('DELETE', '/options/orders', { key: ['k2', 's2'], query: `contract=${CALL}&side=ask` })).body;
     expect(cancelled.map((o) => o.finish_as)).toEqual(['cancelled', 'cancelled']);
     expect((await call('GET', '/options/accounts', { key: ['k2', 's2'] })).body).toMatchObject({ order_margin: '0' });
+  });
+
+  it('lists a position closed by a trade in position_close', async () => {
+    expect((await call('POST', '/options/orders', { key: ['k2', 's2'], body: { contract: CALL, size: 1, price: '1400' } })).status).toBe(201);
+    expect((await call('POST', '/options/orders', { body: { contract: CALL, size: -1, price: '1400' } })).status).toBe(201);
+    // bought at 1500 and sold at 1400: (14 − 15) less the fees 0.18 of each side
+    expect((await call('GET', '/options/position_close', { query: `underlying=BTC_USDT&contract=${CALL}` })).body).toEqual([
+      { time: expect.any(Number) as number, contract: CALL, side: 'long', pnl: '-1.36', text: 'close', settle_size: '1' }]);
+    expect((await call('GET', '/options/positions')).body).toEqual([]);
   });
 
   it('answers each bad input with its label and changes nothing', async () => {

@@ -16,7 +16,7 @@ import { deterministicJson } from '../../src/backtest/report.js';
 import { runSweep, sweepText, type SweepResult } from '../../src/backtest/sweep.js';
 import { connectQueue, QUEUE_STREAM, resultsBucket, taskSubject } from '../../src/backtest/sweep-queue.js';
 import { parseSweepWorkerArgs } from '../../src/backtest/sweep-worker.js';
-import { freePort, type NatsServer, startNatsServer } from '../replication/nats-server.js';
+import { freePort, type NatsServer, startNatsServer } from '../support/nats-server.js';
 
 const FIX = ['--format', 'tardis', '--trades', 'test/backtest/fixtures/tardis-trades.csv', '--book', 'test/backtest/fixtures/tardis-book.csv'];
 /** Each run blocks its thread this long before replaying, so a test can act on a worker in the middle of a task. */

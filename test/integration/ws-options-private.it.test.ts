@@ -1,7 +1,7 @@
 // Private options channels over raw sockets on /v4/ws/options/usdt: signatures, the options permission and the
 // payload's uid are checked (errors, no pushes); orders, user trades, positions and balances after a trade, a cancel
 // and a transfer, each equal to what REST answers afterwards and none of the counterparty's; user settlements,
-// position closes and emptied positions at expiry; options.liquidates served (no liquidation record exists); the
+// position closes and emptied positions at expiry; options.liquidates subscribed (test/api/options-liquidation.test.ts pushes one); the
 // object payload for the signer; and, journaled on either runner, every private push leaves only once the journal
 // covers the command it shows.
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -139,7 +139,7 @@ describe('options private channels', () => {
     }
   });
 
-  it('at expiry: user settlements, position closes and the emptied position; options.liquidates pushes nothing', async () => {
+  it('at expiry: user settlements, position closes (as REST lists them) and the emptied position; options.liquidates pushes nothing', async () => {
     const s = await TestSocket.open(sim.server.port, PATH);
     try {
       await ok(s, 'options.user_settlements', ['10001', '!all']);
@@ -159,7 +159,8 @@ describe('options private channels', () => {
       // Long 3 (1 from the first test, 2 from the second) of the 60000 call settled at 62000: 3 × 0.01 × 2000.
       expect(mine.settle_profit).toBe('60');
       const close = (await call('GET', '/options/position_close', { query: `contract=${CALL}` })).body[0]!;
-      expect(pushes(s, 'options.position_closes', from)).toEqual([{ contract: CALL, pnl: 60, settle_size: 3, side: 'long', text: 'settled',
+      expect(close.text).toBe('settled');
+      expect(pushes(s, 'options.position_closes', from)).toEqual([{ contract: CALL, pnl: Number(close.pnl), settle_size: 3, side: 'long', text: 'settled',
         underlying: 'BTC_USDT', user: '10001', time: close.time, time_ms: (close.time as number) * 1000 }]);
       expect(pushes(s, 'options.positions', from).at(-1)).toMatchObject({ contract: CALL, size: 0, user: '10001' });
       expect(pushes(s, 'options.liquidates')).toEqual([]);

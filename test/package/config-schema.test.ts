@@ -36,7 +36,7 @@ const minimal = { currency_pairs: [pair], users: [{ uid: 1, keys: [{ key: 'k', s
 
 describe('schemas/config.schema.json', () => {
   it('accepts the demo, the fixture config and the docs\' configs', () => {
-    const docs = ['docs/http.md', 'docs/futures.md', 'docs/wallet.md', 'docs/sub-accounts.md', 'docs/replay.md'].flatMap((f) => blocks(f))
+    const docs = ['docs/http.md', 'docs/futures.md', 'docs/wallet.md', 'docs/sub-accounts.md', 'docs/replay.md', 'docs/scale-out.md'].flatMap((f) => blocks(f))
       .filter((b) => b.lang === 'json' && /^\{/.test(b.code)).map((b) => JSON.parse(b.code) as Record<string, unknown>)
       .filter((c) => c.currency_pairs !== undefined || c.extends !== undefined);
     expect(docs.length).toBeGreaterThanOrEqual(3);

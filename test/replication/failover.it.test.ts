@@ -15,7 +15,7 @@ import { RecordScanner } from '../../src/engine/journal/reader.js';
 import { openLogStream } from '../../src/engine/replication/log-stream.js';
 import { type ReplicatedNode, startNode } from '../../src/sim/follower-node.js';
 import { plainFetch, signedFetch, TEST_CONFIG } from '../api/http-helpers.js';
-import { freePort, type NatsServer, startNatsServer } from './nats-server.js';
+import { freePort, type NatsServer, startNatsServer } from '../support/nats-server.js';
 
 type J = Record<string, unknown>;
 const ROOT = new URL('../..', import.meta.url).pathname;

@@ -17,7 +17,7 @@ import { LogPublisher } from '../../src/engine/replication/log-publisher.js';
 import { logHeaders, type LogStream, openLogStream } from '../../src/engine/replication/log-stream.js';
 import { simulatorSetup } from '../../src/sim/simulator-setup.js';
 import { TEST_CONFIG } from '../api/http-helpers.js';
-import { type NatsServer, startNatsServer } from './nats-server.js';
+import { type NatsServer, startNatsServer } from '../support/nats-server.js';
 
 let nats: NatsServer;
 let dir: string;

@@ -12,9 +12,9 @@ describe('engine.log', () => {
   it('takes the documented fields, with defaults', () => {
     const c = validateConfig(withLog(ok));
     expect(logSpec(c.engine!.log!)).toEqual({ type: 'jetstream', servers: ['nats://127.0.0.1:4222'], stream: 'ringmatch', leaseMs: 3000,
-      checkpointEvery: 10_000, snapshotEvery: 1_000_000, replicas: 1 });
-    const full = validateConfig(withLog({ ...ok, lease_ms: 1500, checkpoint_every: 0, snapshot_every: 5000, address: 'http://a:1' }));
-    expect(logSpec(full.engine!.log!)).toMatchObject({ leaseMs: 1500, checkpointEvery: 0, snapshotEvery: 5000 });
+      checkpointEvery: 10_000, snapshotEvery: 1_000_000, replicas: 1, readWaitMs: 5000 });
+    const full = validateConfig(withLog({ ...ok, lease_ms: 1500, checkpoint_every: 0, snapshot_every: 5000, address: 'http://a:1', read_wait_ms: 250 }));
+    expect(logSpec(full.engine!.log!)).toMatchObject({ leaseMs: 1500, checkpointEvery: 0, snapshotEvery: 5000, readWaitMs: 250 });
   });
 
   it.each([
@@ -23,6 +23,7 @@ describe('engine.log', () => {
     [{ ...ok, servers: ['127.0.0.1:4222'] }, 'engine.log.servers[0]'],
     [{ ...ok, stream: 'a.b' }, 'engine.log.stream'],
     [{ ...ok, lease_ms: 10 }, 'engine.log.lease_ms'],
+    [{ ...ok, read_wait_ms: 61_000 }, 'engine.log.read_wait_ms'],
     [{ ...ok, extra: 1 }, 'engine.log'],
     [{ ...ok, replicas: 2 }, 'engine.log.replicas'],
     [{ type: 'jetstream', servers: ['nats://x:1'] }, 'engine.log.stream'],

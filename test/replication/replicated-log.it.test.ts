@@ -3,57 +3,18 @@
 // private reads, and answers writes with 403 READ_ONLY naming the leader; the stream holds the journal's
 // framed records unchanged, one message per group-commit batch, each with its epoch. ccxt.pro on the follower
 // sees the leader's trades and a user's orders over the WebSocket, and its writes are refused with READ_ONLY.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Command } from '../../src/core/command.js';
 import { RecordScanner } from '../../src/engine/journal/reader.js';
 import { openLogStream } from '../../src/engine/replication/log-stream.js';
-import type { SimulatorConfig } from '../../src/sim/config-file.js';
-import { type ReplicatedNode, startNode } from '../../src/sim/follower-node.js';
-import { plainFetch, signedFetch, TEST_CONFIG } from '../api/http-helpers.js';
+import { plainFetch, signedFetch } from '../api/http-helpers.js';
 import { ccxtProGate } from '../support/clients.js';
-import { freePort, type NatsServer, startNatsServer } from './nats-server.js';
+import { replicationEnv, until } from './replication-env.js';
 
 type J = Record<string, unknown>;
-let nats: NatsServer;
-let dir: string;
-const nodes: ReplicatedNode[] = [];
-
-beforeAll(async () => {
-  nats = await startNatsServer();
-  dir = await mkdtemp(join(tmpdir(), 'ringmatch-repl-'));
-});
-afterAll(async () => {
-  for (const n of nodes) await n.close().catch(() => undefined);
-  await nats?.stop();
-  await rm(dir, { recursive: true, force: true });
-});
-
-function config(name: string, stream: string, port: number, snapshotEvery = 0): SimulatorConfig {
-  return {
-    ...TEST_CONFIG, port,
-    engine: { runner: 'inline', journal: join(dir, `${name}.journal`), fsync: 'batch',
-      log: { type: 'jetstream', servers: [nats.url], stream, lease_ms: 3000, checkpoint_every: 4, snapshot_every: snapshotEvery } },
-  };
-}
-
-async function node(name: string, stream: string, follow: boolean, snapshotEvery = 0, log: (m: string) => void = () => undefined):
-  Promise<[ReplicatedNode, number]> {
-  const port = await freePort();
-  const n = await startNode(config(name, stream, port, snapshotEvery), { host: '127.0.0.1', port, follow, log });
-  nodes.push(n);
-  return [n, port];
-}
-
-async function until(what: string, ok: () => Promise<boolean> | boolean, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await ok())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+const env = replicationEnv('repl');
+const node = (name: string, stream: string, follow: boolean, snapshotEvery = 0, log?: (m: string) => void) =>
+  env.node(name, stream, follow, { snapshot_every: snapshotEvery }, log);
 
 const order = (port: number, body: J, key = 'k1', secret = 's1') =>
   signedFetch(port, { method: 'POST', path: '/api/v4/spot/orders', body: JSON.stringify({ currency_pair: 'BTC_USDT', ...body }), key, secret });
@@ -96,7 +57,7 @@ describe('replicated command log (JetStream)', () => {
     expect((await hashOf(fp)).state_hash).toBe(lh.state_hash);
 
     // The stream: a header, the first leader's epoch message, then batches of framed journal records, every one of epoch 1, seqs contiguous.
-    const ls = await openLogStream({ type: 'jetstream', servers: [nats.url], stream: 'repl_a' });
+    const ls = await openLogStream({ type: 'jetstream', servers: env.servers(), stream: 'repl_a' });
     try {
       const last = await ls.lastSeq();
       const seqs: number[] = [];
@@ -153,11 +114,10 @@ describe('replicated command log (JetStream)', () => {
         i % 2 === 0 ? 'k1' : 'k2', i % 2 === 0 ? 's1' : 's2')).status).toBe(201);
     }
     const before = await hashOf(p1);
-    const ls = await openLogStream({ type: 'jetstream', servers: [nats.url], stream: 'repl_snap' });
+    const ls = await openLogStream({ type: 'jetstream', servers: env.servers(), stream: 'repl_snap' });
     await until('a snapshot in the store', async () => (await ls.snapshots.list()).some((i) => !i.deleted));
     await ls.close();
     await first.close();
-    nodes.splice(nodes.indexOf(first), 1);
 
     const lines: string[] = [];
     const [again, p2] = await node('l3', 'repl_snap', false, 5, (m) => lines.push(m));

@@ -12,7 +12,6 @@
 // - the restarted server's state hash equals the inline replay's.
 // Every loop is bounded in count and time.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createHash, createHmac } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +20,7 @@ import type { Exchange } from '../../src/core/exchange/exchange.js';
 import { AccountKind } from '../../src/core/ledger/account-kinds.js';
 import { Prng } from '../../src/core/prng.js';
 import type { SimulatorConfig } from '../../src/sim/config-file.js';
+import { call } from './signed-call.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const START_LIMIT_MS = 30_000;
@@ -28,7 +28,6 @@ const START_LIMIT_MS = 30_000;
 const USER_BALANCES = { USDT: '777', BTC: '0.5' } as const;
 
 type J = Record<string, unknown>;
-interface Res { status: number; body: unknown }
 const USERS = [
   { uid: 30001, key: 'ck1', secret: 'cs1' }, { uid: 30002, key: 'ck2', secret: 'cs2' },
   { uid: 30003, key: 'ck3', secret: 'cs3' }, { uid: 30004, key: 'ck4', secret: 'cs4' },
@@ -74,31 +73,6 @@ async function startServer(configPath: string): Promise<Server> {
     child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`server exited (${code}) before listening: ${server.stderr}`)); });
   });
   return server;
-}
-
-function sign(secret: string, method: string, path: string, query: string, body: string, ts: string): string {
-  const bodyHash = createHash('sha512').update(body).digest('hex');
-  return createHmac('sha512', secret).update([method, path, query, bodyHash, ts].join('\n')).digest('hex');
-}
-
-/** A request that never throws: a dead server gives status 0. */
-async function call(port: number, method: string, path: string, opts: { query?: string; body?: unknown; user?: User } = {}): Promise<Res> {
-  const query = opts.query ?? '';
-  const body = opts.body === undefined ? '' : JSON.stringify(opts.body);
-  const headers: Record<string, string> = body === '' ? {} : { 'Content-Type': 'application/json' };
-  if (opts.user !== undefined) {
-    const ts = String(Math.floor(Date.now() / 1000));
-    Object.assign(headers, { KEY: opts.user.key, Timestamp: ts, SIGN: sign(opts.user.secret, method, path, query, body, ts) });
-  }
-  try {
-    const r = await fetch(`http://127.0.0.1:${port}${path}${query === '' ? '' : `?${query}`}`, {
-      method, headers, body: body === '' ? undefined : body, signal: AbortSignal.timeout(10_000),
-    });
-    const text = await r.text();
-    return { status: r.status, body: text === '' ? undefined : JSON.parse(text) as unknown };
-  } catch {
-    return { status: 0, body: undefined };
-  }
 }
 
 /** An acknowledged write and how to read it back. */

@@ -18,6 +18,8 @@ export interface RequestHeaders {
   readonly simToken: string;
   /** X-Gate-Size-Decimal, else X-Svc-Size-Decimal: "1" asks futures answers to write sizes as strings. */
   readonly sizeDecimal: string;
+  /** X-Rm-Min-Seq: on a follower of the replicated log, answer only from a state that includes this engine seq. */
+  readonly minSeq: string;
 }
 
 export interface ApiRequest {

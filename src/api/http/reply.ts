@@ -6,6 +6,11 @@
  * Durability: every response passes the gateway's OutputGate: it is rendered now (from the state it
  * describes) and written once the journal covers that state, so a client never reads an effect a crash
  * could take back. If the journal fails first, a 503 JournalFailed goes out instead.
+ *
+ * On a node of the replicated log (docs/scale-out.md, read-your-writes), every response also carries
+ * `X-Rm-Seq`: the last engine seq the state it was rendered from includes (on the leader, every command it
+ * acknowledges is at or below it; a follower sent `X-Rm-Min-Seq` with that value answers from a state that
+ * includes it).
  */
 import { randomBytes } from 'node:crypto';
 import type { HttpResponse } from 'uWebSockets.js';
@@ -37,6 +42,7 @@ export class Reply {
   readonly #clientRequestId: string;
   readonly #gate: OutputGate | undefined;
   readonly #sink: ReplySink | undefined;
+  readonly #seqOf: (() => number) | undefined;
   /** The matched route's metrics slot (ReplySink; 0: none matched). */
   slot = 0;
   /** Rate-limit figures of the request (limit < 0: not limited, no headers). */
@@ -44,9 +50,13 @@ export class Reply {
   #rateRemain = 0;
   #rateResetMs = 0;
 
-  /** `gate`: the gateway's output gate (absent: written at once, for front-less uses); `sink`: metrics. */
-  constructor(res: HttpResponse, inUs: number, clientRequestId: string, gate?: OutputGate, sink?: ReplySink) {
+  /**
+   * `gate`: the gateway's output gate (absent: written at once, for front-less uses); `sink`: metrics; `seqOf`:
+   * the engine seq the state includes now, written as X-Rm-Seq (a node of the replicated log; absent: no header).
+   */
+  constructor(res: HttpResponse, inUs: number, clientRequestId: string, gate?: OutputGate, sink?: ReplySink, seqOf?: () => number) {
     this.#sink = sink;
+    this.#seqOf = seqOf;
     this.#res = res;
     this.#inUs = inUs;
     this.#clientRequestId = clientRequestId;
@@ -99,15 +109,16 @@ export class Reply {
     if (this.finished) return;
     this.#sent = true;
     const gate = this.#gate;
-    if (gate === undefined || gate.passes()) return this.#write(status, text, headers);
-    gate.hold(() => this.#write(status, text, headers), () => {
+    const seq = this.#seqOf === undefined ? -1 : this.#seqOf();
+    if (gate === undefined || gate.passes()) return this.#write(status, text, headers, seq);
+    gate.hold(() => this.#write(status, text, headers, seq), () => {
       const e = gateError(ResultCode.JournalFailed);
-      this.#write(e.status, JSON.stringify({ label: e.label, message: e.message }), undefined);
+      this.#write(e.status, JSON.stringify({ label: e.label, message: e.message }), undefined, -1);
     });
   }
 
-  /** `headers` may carry its own Content-Type (else JSON's). */
-  #write(status: number, text: string | undefined, headers: Readonly<Record<string, string>> | undefined): void {
+  /** `headers` may carry its own Content-Type (else JSON's); `seq` ≥ 0 is written as X-Rm-Seq. */
+  #write(status: number, text: string | undefined, headers: Readonly<Record<string, string>> | undefined, seq: number): void {
     if (this.#aborted) return;
     const res = this.#res;
     res.cork(() => {
@@ -119,6 +130,7 @@ export class Reply {
       res.writeHeader('X-Out-Time', String(outUs));
       res.writeHeader('X-Svc-Trace-ID', `${TRACE_PREFIX}${(++traceCounter).toString(16).padStart(8, '0')}`);
       if (this.#clientRequestId !== '') res.writeHeader('X-Client-Request-Id', this.#clientRequestId);
+      if (seq >= 0) res.writeHeader('X-Rm-Seq', String(seq));
       if (this.#rateLimit >= 0) {
         res.writeHeader('X-Gate-RateLimit-Requests-Remain', String(this.#rateRemain));
         res.writeHeader('X-Gate-RateLimit-Limit', String(this.#rateLimit));

@@ -4,11 +4,13 @@
  *   GET    /options/account_book?type=&from=&to=&limit=&offset=    dnw | prem | fee | set, newest first
  *   GET    /options/positions?underlying=          open positions (size ≠ 0)
  *   GET    /options/positions/{contract}           one position (size 0 when never traded)
- *   GET    /options/position_close?underlying=&contract=   positions closed by settlement, newest first
+ *   GET    /options/position_close?underlying=&contract=   positions closed (by a trade, the liquidator or
+ *                                                  settlement: text close | liquidated | settled), newest first
  *   GET    /options/my_settlements?underlying=&contract=&limit=&offset=&from=&to=
  *   POST   /options/orders                         create (201)                                 rate: options-place
  *   GET    /options/orders?status=open|finished&underlying=&contract=&limit=&offset=&from=&to=
  *   GET    /options/orders/{order_id}
+ *   PUT    /options/orders/{order_id}              amend: contract, price, size (new total)     rate: options-place
  *   DELETE /options/orders/{order_id}              cancel                                       rate: options-cancel
  *   DELETE /options/orders?underlying=&contract=&side=ask|bid   cancel all (one journal group)   rate: options-cancel
  *   GET    /options/my_trades?underlying=&contract=&limit=&offset=&from=&to=
@@ -21,10 +23,10 @@ import { AccountKind } from '../../core/ledger/account-kinds.js';
 import { EventKind } from '../../core/matching/book-events.js';
 import { Side } from '../../core/matching/order-types.js';
 import { ResultCode } from '../../core/result-code.js';
-import { parseOptionContract, parseOptionsOrder, parseUnderlying } from '../../gate/options-request.js';
+import { parseOptionContract, parseOptionsAmend, parseOptionsOrder, parseUnderlying } from '../../gate/options-request.js';
 import {
   moneyText, optionsBookType, priceText, renderEmptyOptionPosition, renderOptionOrder, renderOptionPosition, renderOptionsAccount, renderOptionsBookEntry,
-  renderOptionTrade,
+  renderOptionsPositionClose, renderOptionTrade,
 } from '../../gate/options-shapes.js';
 import { parseOrderId } from '../../gate/spot-order-request.js';
 import type { ApiDeps } from '../deps.js';
@@ -67,14 +69,14 @@ export function registerOptionsPrivateRoutes(router: Router, deps: ApiDeps): voi
     for (const v of [limit, offset, from, to]) if (v < 0) return v;
     return { limit, offset, from, to };
   };
-  const add = (method: 'GET' | 'POST' | 'DELETE', path: string, limit: 'private' | 'options-place' | 'options-cancel',
+  const add = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, limit: 'private' | 'options-place' | 'options-cancel',
     handler: (req: ApiRequest, reply: Reply) => void): void => {
     router.add({ method, pattern: `${P}${path}`, access: OPTIONS, limit, handler });
   };
 
   add('GET', '/accounts', 'private', (req, reply) => {
     if (!funded(req.uid)) return reply.error(ResultCode.UserNotFound);
-    reply.json(200, renderOptionsAccount(ex(), req.uid, SETTLE, now()));
+    reply.json(200, renderOptionsAccount(ex(), req.uid, SETTLE));
   });
 
   add('GET', '/account_book', 'private', (req, reply) => {
@@ -111,11 +113,12 @@ export function registerOptionsPrivateRoutes(router: Router, deps: ApiDeps): voi
     const s = scope(req);
     if (typeof s === 'number') return reply.error(s);
     const S = ex().options;
-    reply.json(200, settlementsOf(req, s, 0, Number.MAX_SAFE_INTEGER).map((r) => {
-      const u = S.underlyings[S.contracts[r.ci]!.u]!;
-      return { time: r.t, contract: S.contracts[r.ci]!.name, side: r.size > 0 ? 'long' : 'short', pnl: moneyText(u, BigInt(r.profit)),
-        text: 'settled', settle_size: String(r.size) };
-    }));
+    const out: Record<string, unknown>[] = [];
+    for (let i = S.closes.length - 1; i >= 0; i--) {
+      const r = S.closes[i]!;
+      if (r.uid === req.uid && inScope(s, r.ci)) out.push(renderOptionsPositionClose(ex(), r));
+    }
+    reply.json(200, out);
   });
 
   add('GET', '/my_settlements', 'private', (req, reply) => {
@@ -182,6 +185,21 @@ export function registerOptionsPrivateRoutes(router: Router, deps: ApiDeps): voi
     const r = findOrder(req.uid, req.params[0]!);
     if (r < 0) return reply.error(r);
     reply.json(200, renderOptionOrder(ex(), r));
+  });
+
+  add('PUT', '/orders/{order_id}', 'options-place', (req, reply) => {
+    const body = bodyObject(req);
+    if (body === undefined) return reply.error(ResultCode.InvalidBody, 'Amendment body required');
+    const r = findOrder(req.uid, req.params[0]!);
+    if (r < 0) return reply.error(r);
+    const id = ex().orders.id[r]!;
+    const { cmd } = deps;
+    const parsed = parseOptionsAmend(ex(), req.uid, r, body, cmd);
+    if (parsed !== ResultCode.Ok) return reply.error(parsed);
+    gateway.submit(cmd, (code) => {
+      if (code !== ResultCode.Ok) return reply.error(code);
+      reply.json(200, renderOptionOrder(ex(), ex().orders.find(id)));
+    });
   });
 
   add('DELETE', '/orders/{order_id}', 'options-cancel', (req, reply) => {

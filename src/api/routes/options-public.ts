@@ -30,6 +30,7 @@ import { orderBookView } from '../market-data/order-book-view.js';
 import { type Answer, answer, intParam, type QueryParams, reject, secondsParamUs } from '../market-data/query.js';
 import type { Router } from '../router.js';
 import { PUBLIC, queryOf } from './futures-public-params.js';
+import { registerOptionsCountdownRoutes } from './options-countdown.js';
 import { registerOptionsMmpRoutes } from './options-mmp.js';
 import { registerOptionsPrivateRoutes } from './options-private.js';
 
@@ -188,6 +189,7 @@ export function registerOptionsPublicRoutes(router: Router, deps: ApiDeps): void
 
   registerOptionsPrivateRoutes(router, deps);
   registerOptionsMmpRoutes(router, deps);
+  registerOptionsCountdownRoutes(router, deps);
 }
 
 /** Public trades of contract `ci` (or every options contract, of `type` C or P when given), newest first. @allocates */

@@ -22,7 +22,7 @@ import { isBookCommand } from '../../core/exchange/exchange.js';
 import type { Exchange } from '../../core/exchange/exchange.js';
 import { AccountKind } from '../../core/ledger/account-kinds.js';
 import type { BookEvents } from '../../core/matching/book-events.js';
-import type { UserSettlementRow } from '../../core/options/options-state.js';
+import type { OptionsCloseRow, OptionsLiquidationRow, UserSettlementRow } from '../../core/options/options-state.js';
 import { ResultCode } from '../../core/result-code.js';
 import type { ExchangeGateway } from '../../engine/gateway.js';
 import { AccountBookFollower } from './account-book-follower.js';
@@ -30,7 +30,7 @@ import { topicOf } from './channels.js';
 import { updateFrame } from './envelope.js';
 import { HistoryCursor } from './history-cursor.js';
 import {
-  balancePush, orderPush, positionClosePush, positionPush, userSettlementPush, userTradePush,
+  balancePush, liquidationPush, orderPush, positionClosePush, positionPush, userSettlementPush, userTradePush,
 } from './options-push-shapes.js';
 import type { Publisher } from './publisher.js';
 import { PushObserver } from './push-observer.js';
@@ -56,17 +56,29 @@ export interface LiquidationHistory<T extends { readonly t: number }> {
   readonly perSecond: number;
 }
 
-/** Expiry settlement closes every position of an expiration (options-commands.ts OptionsSettle). */
-const SETTLEMENT_CLOSES: CloseHistory<UserSettlementRow> = {
-  rows: (ex) => ex.options.userSettlements,
-  close: (r) => ({ uid: r.uid, ci: r.ci, size: r.size, pnl: BigInt(r.profit), text: 'settled' }),
-  perSecond: 1,
+/**
+ * Every position that became empty: closed by a trade (`close`), by the liquidator (`liquidated`) or at expiry
+ * (`settled`), as GET /options/position_close lists them (options-state.ts OptionsCloseRow, times in µs).
+ */
+const POSITION_CLOSES: CloseHistory<OptionsCloseRow> = {
+  rows: (ex) => ex.options.closes,
+  close: (r) => ({ uid: r.uid, ci: r.ci, size: r.size, pnl: BigInt(r.pnl), text: r.text }),
+  perSecond: 1e6,
+};
+
+/** The liquidator's takeovers (options-liquidation.ts), one row per position taken over. */
+const LIQUIDATIONS: LiquidationHistory<OptionsLiquidationRow> = {
+  rows: (ex) => ex.options.liquidations,
+  uid: (r) => r.uid,
+  ci: (r) => r.ci,
+  push: liquidationPush,
+  perSecond: 1e6,
 };
 
 /** The close histories the pushes follow. */
-export const CLOSE_HISTORIES: readonly CloseHistory<{ readonly t: number }>[] = [SETTLEMENT_CLOSES];
-/** The liquidation histories the pushes follow (none recorded yet: no liquidation of options). */
-export const LIQUIDATION_HISTORIES: readonly LiquidationHistory<{ readonly t: number }>[] = [];
+export const CLOSE_HISTORIES: readonly CloseHistory<{ readonly t: number }>[] = [POSITION_CLOSES];
+/** The liquidation histories the pushes follow. */
+export const LIQUIDATION_HISTORIES: readonly LiquidationHistory<{ readonly t: number }>[] = [LIQUIDATIONS];
 
 /** A history and its cursor. */
 interface Followed<H> { readonly history: H; readonly cursor: HistoryCursor<{ readonly t: number }> }

@@ -10,7 +10,7 @@ import { formatSigned, RATE_SCALE } from '../../core/futures/futures-math.js';
 import type { AccountBookEntry } from '../../core/ledger/queries.js';
 import { Side } from '../../core/matching/order-types.js';
 import { payoff } from '../../core/options/options-margin.js';
-import type { UserSettlementRow } from '../../core/options/options-state.js';
+import type { OptionsLiquidationRow, UserSettlementRow } from '../../core/options/options-state.js';
 import {
   type MarketFigures, moneyText, priceText, renderOptionContract, renderOptionOrder, renderOptionPosition,
   renderOptionPublicTrade, renderOptionsBookEntry, tagOf,
@@ -148,6 +148,22 @@ export function positionClosePush(ex: Exchange, uid: number, ci: number, size: n
   return {
     contract: k.name, pnl: num(moneyText(u, pnl)), settle_size: size, side: size > 0 ? 'long' : 'short', text, underlying: u.name,
     user: String(uid), time: timeS, time_ms: timeS * 1000,
+  };
+}
+
+/**
+ * options.liquidates: Gate's object (user, init_margin, maint_margin, order_margin, time, time_ms: the account when
+ * the liquidator took it over; its orders were cancelled first, so order_margin is 0), plus the position taken
+ * over (contract, size as the owner held it, price) and the liquidation order's id.
+ */
+export function liquidationPush(ex: Exchange, r: OptionsLiquidationRow): Record<string, unknown> {
+  const S = ex.options;
+  const k = S.contracts[r.ci]!;
+  const u = S.underlyings[k.u]!;
+  return {
+    user: String(r.uid), init_margin: r.initial === undefined ? null : num(moneyText(u, BigInt(r.initial))),
+    maint_margin: num(moneyText(u, BigInt(r.maintenance))), order_margin: 0, ...stamp(r.t),
+    contract: k.name, size: r.size, price: num(priceText(u, r.price)), order_id: r.orderId,
   };
 }
 

@@ -104,7 +104,7 @@ export class Exchange implements ExchangeContext {
     this.spotMarkets = spot.length;
     this.markets = [...spot, ...bookMarketSpecs(def).slice(spot.length).map(defineMarket)];
     this.futures = defineFutures(def, this.ledger, this.currencies, this.markets.length);
-    this.options = defineOptions(def, this.currencies, this.spotMarkets + this.futures.contracts.length, this.markets.length);
+    this.options = defineOptions(def, this.ledger, this.currencies, this.spotMarkets + this.futures.contracts.length, this.markets.length);
     // Seed 4.6: a unified account's USDT futures settle in, and take margin from, its unified (Spot) USDT.
     const usdt = this.currencies.indexOf('USDT');
     this.ledger.futures.marginOnSpot((uid, cur) => cur === usdt && this.unified.carriesUsdtFutures(uid));

@@ -9,8 +9,9 @@
  *   expired      t ≥ E, not yet settled    no orders; DeliverySettle applies
  *   settled      after DeliverySettle      no orders, no prices; the contract shows its settle_price
  *
- * Settlement price: the mean of the index prices the FuturesSetPrices commands carried with times in
- * [E − W, E), rounded half up to mark_price_round; with no such sample, the last index, else the mark.
+ * Settlement price (settle-window.ts, the rule options expirations share): the mean of the index prices the
+ * FuturesSetPrices commands carried with times in [E − W, E), rounded half up to mark_price_round; with no such
+ * sample, the last index, else the mark.
  *
  * DeliverySettle (market = the contract; time ≥ E; no open orders left in the contract — the engine's edge
  * cancels them first, one CancelAll per owner): every non-empty position, the liquidator's included, is closed
@@ -28,7 +29,8 @@ import type { ExchangeContext } from '../exchange/context.js';
 import { curOf } from '../ledger/futures-funds.js';
 import { ResultCode } from '../result-code.js';
 import { cashFlow, type Contract, isDelivery } from './contract.js';
-import { divRound, formatSigned, maxBig, Round } from './futures-math.js';
+import { formatSigned, maxBig } from './futures-math.js';
+import { addWindowSample, windowSettlePrice } from './settle-window.js';
 import { DeliveryStatus, FuturesState } from './futures-state.js';
 import { contractOfCommand, ok } from './command-parts.js';
 import { coverDeficit, tradePosition } from './position-fills.js';
@@ -65,11 +67,7 @@ export function deliveryPriceSample(ctx: ExchangeContext, ci: number, c: Command
   const S = ctx.futures;
   const k = S.contracts[ci]!;
   if (S.deliveryStatus[ci] === DeliveryStatus.Settled) return ResultCode.NothingDue;
-  const t = c.time / 1e6;
-  if (c.amount > 0 && t >= k.expireTime - k.settleDuration && t < k.expireTime) {
-    S.settleSum[ci] = S.settleSum[ci]! + BigInt(c.amount);
-    S.settleSamples[ci] = S.settleSamples[ci]! + 1;
-  }
+  addWindowSample(S.settleSum, S.settleSamples, ci, c.time / 1e6, k.expireTime, k.settleDuration, c.amount);
   return ResultCode.Ok;
 }
 
@@ -78,11 +76,7 @@ export function settlementPrice(ctx: Pick<ExchangeContext, 'futures'>, ci: numbe
   const S = ctx.futures;
   const k: Contract = S.contracts[ci]!;
   if (S.deliveryStatus[ci] === DeliveryStatus.Settled) return S.settlePrice[ci]!;
-  const n = S.settleSamples[ci]!;
-  const raw = n > 0 ? divRound(S.settleSum[ci]!, BigInt(n), Round.HalfUp) : BigInt(S.index[ci]! > 0 ? S.index[ci]! : S.mark[ci]!);
-  if (raw <= 0n) return 0;
-  const step = BigInt(k.markTick);
-  return Number(maxBig(step, divRound(raw, step, Round.HalfUp) * step));
+  return windowSettlePrice(S.settleSum[ci]!, S.settleSamples[ci]!, S.index[ci]! > 0 ? S.index[ci]! : S.mark[ci]!, k.markTick);
 }
 
 /** DeliverySettle: see the module comment. Codes: ContractNotFound, NothingDue (not expired, or settled), OrderPending. */

@@ -24,7 +24,7 @@
  */
 import { type Command, CommandType } from '../command.js';
 import type { BookProduct, ExchangeContext } from '../exchange/context.js';
-import { bookRefusal, goneCode } from '../exchange/derivative-answers.js';
+import { type AmendTarget, amendTarget, bookRefusal, goneCode, reholdForAmend, restoreAmendHold } from '../exchange/derivative-answers.js';
 import { orderFlagsOf, packAccount } from '../exchange/order-store.js';
 import { invariant } from '../invariant.js';
 import { deliveryOrderCheck } from './delivery-settlement.js';
@@ -118,6 +118,8 @@ export class FuturesOrders implements BookProduct {
 
   /** Position rows before the command in flight (serial: one at a time); a rejection drops rows it created. */
   #rowsBefore = 0;
+  /** Scratch of the amend in flight. */
+  readonly #amend: AmendTarget = { price: 0, left: 0 };
 
   pre(ctx: ExchangeContext, c: Command): ResultCode {
     const ci = ctx.futures.contractOf(c.market);
@@ -363,11 +365,9 @@ export class FuturesOrders implements BookProduct {
     if (O.type[r] === OrderType.Market || (orderFlagsOf(O.account[r]!) & FuturesFlag.Liquidation) !== 0) return ResultCode.InvalidParam;
     const S = ctx.futures;
     const k = S.contracts[ci]!;
-    const price = c.price === 0 ? O.price[r]! : c.price;
-    const total = c.amount === 0 ? O.amount[r]! : c.amount;
-    if (!Number.isSafeInteger(price) || price <= 0 || price % k.tick !== 0 || !Number.isSafeInteger(total) || total <= 0) return ResultCode.InvalidParam;
-    if (total > k.sizeMax) return ResultCode.SizeTooLarge;
-    const left = total - O.filledLots[r]!;
+    const target = amendTarget(ctx, c, r, k.tick, k.sizeMax, this.#amend);
+    if (target !== ResultCode.Ok) return target;
+    const { price, left } = this.#amend;
     if (left <= 0) return ResultCode.Ok; // the book answers AmendBelowFilled
     const mark = S.mark[ci]!;
     if (c.price !== 0 && mark > 0 && BigInt(Math.abs(price - mark)) * RATE_ONE > BigInt(mark) * k.priceDeviate) return ResultCode.PriceTooDeviated;
@@ -380,13 +380,7 @@ export class FuturesOrders implements BookProduct {
     addOpen(ctx, row, O.side[r]!, -O.left[r]!, 0);
     const opening = openingLots(ctx, row, O.side[r]!, left, reduceOnly, S.isDual(c.uid, S.acct[ci]!));
     addOpen(ctx, row, O.side[r]!, O.left[r]!, 0);
-    const need = orderMargin(ctx, ci, row, opening, price);
-    const L = ctx.ledger.futures;
-    const heldNow = L.held(c.orderId);
-    c.reserved = heldNow;
-    const rc = need >= heldNow ? L.move(0, c.orderId, need - heldNow) : L.move(c.orderId, 0, heldNow - need);
-    if (rc !== ResultCode.Ok) return ResultCode.InsufficientAvailable;
-    return ResultCode.Ok;
+    return reholdForAmend(ctx.ledger.futures, c, orderMargin(ctx, ci, row, opening, price));
   }
 
   /** Reverses what R1 did for a command the book (or the post-only / fill-or-kill rule) refused. */
@@ -401,12 +395,8 @@ export class FuturesOrders implements BookProduct {
       O.discard(r);
       if (c.orderId === ctx.lastOrderId) ctx.retractOrderId(c.orderId);
       ctx.futures.positions.truncate(this.#rowsBefore);
-    } else if (c.type === CommandType.AmendOrder && typeof c.reserved === 'bigint') {
-      const now = L.held(c.orderId);
-      if (now >= 0n && now !== c.reserved) {
-        invariant((now > c.reserved ? L.move(c.orderId, 0, now - c.reserved) : L.move(0, c.orderId, c.reserved - now)) === ResultCode.Ok,
-          'amend hold could not be restored');
-      }
+    } else if (c.type === CommandType.AmendOrder) {
+      restoreAmendHold(L, c);
     }
   }
 }

@@ -14,14 +14,18 @@
  * - `fee`: to the platform fee account (FuturesFee / FeeIncome; `fee`);
  * - `clear`: a signed amount between a user's available and the currency's clearing balance (FuturesPnl; the
  *   options account book names it `set`): expiry payoffs. Settlement of one expiry nets clearing back to
- *   where it was within its command (core/options/options-commands.ts), so the futures identity on clearing holds.
+ *   where it was within its command (core/options/options-commands.ts), so the futures identity on clearing holds;
+ * - `fundCover`: from the **options insurance fund** into clearing, the part of an expiry shortfall it covers.
+ * The options insurance fund is the options account of the reserved liquidator user (INSURANCE_UID, whose
+ * futures accounts are the futures insurance funds): it takes over liquidated option positions
+ * (core/options/options-liquidation.ts), trades them out and settles what it still holds at expiry.
  * Costs: BigInt arithmetic; no allocation once the records exist.
  */
 import { ResultCode } from '../result-code.js';
 import { AccountKind } from './account-kinds.js';
 import { BookType } from './account-book.js';
 import { type Amount, addAmount } from './amount.js';
-import { closeMarginHold, HoldType, marginHeld, moveMargin, NO_HOLD, openHoldOn } from './futures-funds.js';
+import { closeMarginHold, HoldType, INSURANCE_UID, marginHeld, moveMargin, NO_HOLD, openHoldOn } from './futures-funds.js';
 import { LedgerCode, type LedgerOutcome } from './ledger-codes.js';
 import { FEE_KIND, FEE_SUB, isValidTime, type LedgerParts, PLATFORM_UID } from './parts.js';
 
@@ -149,17 +153,25 @@ export class OptionsFunds {
     return ResultCode.Ok;
   }
 
-  /** What the platform fee account has available in `cur`. */
-  platformAvailable(cur: number): bigint {
-    const r = this.#p.store.findRecord(PLATFORM_UID, FEE_KIND, FEE_SUB, cur);
-    return r < 0 ? 0n : big(this.#p.store.available(r));
+  /** Opens the options insurance fund's record of `cur` (the liquidator's options account) when absent. */
+  ensureInsuranceFund(cur: number): void {
+    const p = this.#p;
+    p.store.record(INSURANCE_UID, AccountKind.Options, 0, cur, p.currencies.wide[cur] === true);
   }
 
-  /** Moves `units` ≥ 0 from the platform fee account into clearing (a seller's shortfall it covers at expiry). */
-  platformCover(time: number, cur: number, units: bigint, text: string, ref: number): LedgerOutcome {
+  /** What the options insurance fund of `cur` holds (available + locked: the liquidator's order holds). */
+  insuranceFund(cur: number): bigint {
+    return this.total(INSURANCE_UID, cur);
+  }
+
+  /**
+   * Moves `units` ≥ 0 from the options insurance fund's available into clearing: the part of a seller's expiry
+   * shortfall it covers (core/options/options-commands.ts). Codes: InvalidParam, BalanceNotEnough.
+   */
+  fundCover(time: number, cur: number, units: bigint, text: string, ref: number): LedgerOutcome {
     if (units <= 0n) return units === 0n ? ResultCode.Ok : ResultCode.InvalidParam;
     const p = this.#p;
-    const r = p.store.findRecord(PLATFORM_UID, FEE_KIND, FEE_SUB, cur);
+    const r = this.record(INSURANCE_UID, cur);
     if (r < 0 || !this.#apply(r, NO_HOLD, -units)) return LedgerCode.BalanceNotEnough;
     p.currencies.clearing[cur] = p.currencies.clearing[cur]! + units;
     p.book.append(time, r, BookType.Insurance, asAmount(p, cur, -units), p.store.total(r), text, ref);

@@ -36,6 +36,8 @@ export const FinishAs = {
   ReduceOut: 11,
   /** A reduce-only order cancelled because its position closed. */
   PositionClosed: 12,
+  /** An options MMP order cancelled because market maker protection froze its underlying. */
+  MmpCancelled: 13,
 } as const;
 export type FinishAs = (typeof FinishAs)[keyof typeof FinishAs];
 
@@ -51,7 +53,7 @@ export const FINISH_AS_NAMES: Readonly<Record<FinishAs, string>> = {
   [FinishAs.Filled]: 'filled', [FinishAs.Cancelled]: 'cancelled', [FinishAs.Ioc]: 'ioc', [FinishAs.Poc]: 'poc',
   [FinishAs.Fok]: 'fok', [FinishAs.Stp]: 'stp', [FinishAs.DepthNotEnough]: 'depth_not_enough', [FinishAs.Small]: 'small',
   [FinishAs.Liquidated]: 'liquidated', [FinishAs.AutoDeleveraged]: 'auto_deleveraged', [FinishAs.ReduceOut]: 'reduce_out',
-  [FinishAs.PositionClosed]: 'position_closed',
+  [FinishAs.PositionClosed]: 'position_closed', [FinishAs.MmpCancelled]: 'mmp_cancelled',
 };
 
 export const opposite = (side: Side): Side => (side === Side.Buy ? Side.Sell : Side.Buy);

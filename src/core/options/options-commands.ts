@@ -3,21 +3,38 @@
  *
  *   type              sub               price                   amount
  *   OptionsSetIndex   underlying index  index ticks (> 0)       -
- *   OptionsSettle     underlying index  settlement ticks (> 0)  expiration (seconds since the epoch)
+ *   OptionsSettle     underlying index  fallback ticks (> 0)    expiration (seconds since the epoch)
+ *
+ * OptionsSetIndex also feeds the settlement windows of the underlying's expirations not yet reached: the index is
+ * their last index before expiry and, within [E − settle_price_duration, E), a sample (futures/settle-window.ts).
  *
  * OptionsSettle settles every contract of one expiration of an underlying, once its time has come (command time ≥
- * expiration) and none of its orders is open (the edge cancels them first: OrderPending otherwise):
- * in-the-money positions settle against the settlement price X — each short pays k × multiplier × intrinsic(X)
+ * expiration) and none of its orders is open (the edge cancels them first: OrderPending otherwise). The settlement
+ * price X is the window's mean index rounded to the tick; with no sample (a simulated clock that jumped over the
+ * window), the last index set before expiry; with none at all, the command's price (the edge's index).
+ * In-the-money positions settle against X — each short pays k × multiplier × intrinsic(X)
  * from its account (its position margin returned first), each long receives as much — and out-of-the-money ones
  * expire worthless; every position of the expiration is then empty, and settlement records are kept.
  * Payments go through the clearing balance and net back to zero within the command. A seller who cannot pay
- * in full (no liquidation of options, see docs/derivatives.md) leaves a shortfall the platform fee account
- * covers; should even that fall short, longs are paid in position order until the pool is used up.
+ * in full (one the liquidator could not reach in time, or the liquidator itself) leaves a shortfall the options
+ * insurance fund covers; should even that fall short, longs are paid in position order until the pool is used up.
+ *
+ *   OptionsSetMark    -                 mark ticks (> 0)        delta (10^-4, |·| ≤ 1)  market = the contract's
+ *   OptionsLiquidate  owner uid         -                       -                      currency = settle currency
+ *   OptionsSetMmp, OptionsResetMmp: options-mmp.ts.
+ *
+ * OptionsSetMark sets a contract's journaled mark price and delta (refused once it is settled: NothingDue).
+ * OptionsLiquidate: options-liquidation.ts.
  */
 import { type Command, CommandType } from '../command.js';
 import type { CommandProduct, ExchangeContext } from '../exchange/context.js';
 import { invariant } from '../invariant.js';
 import { ResultCode } from '../result-code.js';
+import { INSURANCE_UID } from '../ledger/futures-funds.js';
+import { noteInsurance } from './options-account.js';
+import { liquidateOptions } from './options-liquidation.js';
+import { applyMmp } from './options-mmp.js';
+import { addWindowSample, windowSettlePrice } from '../futures/settle-window.js';
 import { payoff } from './options-margin.js';
 import { OptionsState, positionKey } from './options-state.js';
 
@@ -26,6 +43,15 @@ function setIndex(ctx: ExchangeContext, c: Command): ResultCode {
   if ((c.sub | 0) !== c.sub || c.sub < 0 || c.sub >= S.underlyings.length) return ResultCode.InvalidParam;
   if (!Number.isSafeInteger(c.price) || c.price <= 0) return ResultCode.InvalidParam;
   S.index[c.sub] = c.price;
+  // The expirations' settlement windows (settle-window.ts) and their last index before expiry.
+  const t = c.time / 1e6;
+  const W = S.underlyings[c.sub]!.settleDuration;
+  for (let e = 0; e < S.expiries.length; e++) {
+    const x = S.expiries[e]!;
+    if (x.u !== c.sub || t >= x.expiration) continue;
+    S.lastIndex[e] = c.price;
+    addWindowSample(S.settleSum, S.settleSamples, e, t, x.expiration, W, c.price);
+  }
   return ResultCode.Ok;
 }
 
@@ -35,9 +61,11 @@ function settle(ctx: ExchangeContext, c: Command): ResultCode {
   if ((ui | 0) !== ui || ui < 0 || ui >= S.underlyings.length) return ResultCode.InvalidParam;
   const u = S.underlyings[ui]!;
   const exp = c.amount;
-  const X = c.price;
-  if (!u.expirations.includes(exp) || !Number.isSafeInteger(X) || X <= 0) return ResultCode.InvalidParam;
+  const slot = S.expirySlot(ui, exp);
+  if (slot < 0 || !Number.isSafeInteger(c.price) || c.price <= 0) return ResultCode.InvalidParam;
   if (c.time < exp * 1e6) return ResultCode.NothingDue;
+  const last = S.lastIndex[slot]!;
+  const X = windowSettlePrice(S.settleSum[slot]!, S.settleSamples[slot]!, last > 0 ? last : c.price, u.tick);
   const cis: number[] = [];
   S.contracts.forEach((k, i) => { if (k.u === ui && k.expiration === exp) cis.push(i); });
   if (S.settled[cis[0]!] !== 0) return ResultCode.NothingDue;
@@ -73,8 +101,9 @@ function settle(ctx: ExchangeContext, c: Command): ResultCode {
     profit.set(r, -paid);
   }
   if (shortfall > 0n) {
-    const cover = shortfall < L.platformAvailable(cur) ? shortfall : L.platformAvailable(cur);
-    invariant(L.platformCover(c.time, cur, cover, u.name, exp) === ResultCode.Ok, 'options shortfall not covered');
+    const fund = L.available(INSURANCE_UID, cur);
+    const cover = shortfall < fund ? shortfall : fund;
+    invariant(L.fundCover(c.time, cur, cover, u.name, exp) === ResultCode.Ok, 'options shortfall not covered');
     pool += cover;
   }
   for (const r of rows) {
@@ -94,18 +123,37 @@ function settle(ctx: ExchangeContext, c: Command): ResultCode {
     const got = profit.get(r) ?? 0n;
     p.pnl += got - p.cost;
     OptionsState.push(S.userSettlements, { t, uid: p.uid, ci: p.ci, size: p.size, profit: got.toString(), pnl: p.pnl.toString(), price: X });
-    p.size = 0;
     p.cost = 0n;
-    p.updateTime = c.time;
+    S.resize(r, 0, c.time, 'settled');
   }
+  noteInsurance(ctx, cur, c.time);
+  return ResultCode.Ok;
+}
+
+function setMark(ctx: ExchangeContext, c: Command): ResultCode {
+  const S = ctx.options;
+  const ci = S.contractOf(c.market);
+  if (ci < 0 || !Number.isSafeInteger(c.price) || c.price <= 0) return ResultCode.InvalidParam;
+  if (!Number.isSafeInteger(c.amount) || Math.abs(c.amount) > 10_000) return ResultCode.InvalidParam;
+  if (S.settled[ci] !== 0) return ResultCode.NothingDue;
+  S.mark[ci] = c.price;
+  S.delta[ci] = c.amount;
   return ResultCode.Ok;
 }
 
 export const OPTIONS_COMMANDS: CommandProduct = {
   name: 'options',
-  commands: [CommandType.OptionsSetIndex, CommandType.OptionsSettle],
+  commands: [CommandType.OptionsSetIndex, CommandType.OptionsSettle, CommandType.OptionsSetMark, CommandType.OptionsLiquidate,
+    CommandType.OptionsSetMmp, CommandType.OptionsResetMmp],
   apply(ctx, c) {
     if (ctx.options.contracts.length === 0) return ResultCode.InvalidParam;
-    return c.type === CommandType.OptionsSetIndex ? setIndex(ctx, c) : settle(ctx, c);
+    switch (c.type) {
+      case CommandType.OptionsSetIndex: return setIndex(ctx, c);
+      case CommandType.OptionsSetMark: return setMark(ctx, c);
+      case CommandType.OptionsLiquidate: return liquidateOptions(ctx, c);
+      case CommandType.OptionsSetMmp: return applyMmp(ctx, c, false);
+      case CommandType.OptionsResetMmp: return applyMmp(ctx, c, true);
+      default: return settle(ctx, c);
+    }
   },
 };

@@ -18,7 +18,7 @@
  */
 import { ConfigError } from '../invariant.js';
 import type { MarketSpec } from '../market.js';
-import { decimalsOf, parseSignedUnits, RATE_SCALE } from '../futures/futures-math.js';
+import { decimalsOf, parseSignedUnits, RATE_ONE, RATE_SCALE } from '../futures/futures-math.js';
 
 /** One underlying's options as configured (decimal strings; expirations in seconds since the epoch). */
 export interface OptionUnderlyingConfig {
@@ -51,6 +51,16 @@ export interface OptionUnderlyingConfig {
   readonly orders_limit?: number | undefined;
   /** The spot market whose last trade is the index (default `name`). */
   readonly index_source?: string | undefined;
+  /**
+   * Seconds before each expiration over which the index is averaged into its settlement price (default 1800, as
+   * Gate: the average index of the last 30 minutes; at most 86400; 0: the last index before expiry).
+   */
+  readonly settle_price_duration?: number | undefined;
+  /**
+   * How far from the mark the liquidator trades out positions it took over, a fraction (default "0.1"): it
+   * buys at most at mark × (1 + band) and sells at least at mark × (1 − band) (options-liquidation.ts).
+   */
+  readonly liquidation_price_band?: string | undefined;
 }
 
 export interface OptionsDefinition {
@@ -77,6 +87,10 @@ export interface OptionUnderlying {
   readonly imMinRate: bigint;
   readonly mmRate: bigint;
   readonly mmMinRate: bigint;
+  /** liquidation_price_band (10^-8). */
+  readonly liqBand: bigint;
+  /** settle_price_duration, seconds. */
+  readonly settleDuration: number;
   readonly sizeMin: number;
   readonly sizeMax: number;
   readonly ordersLimit: number;
@@ -167,6 +181,12 @@ export function defineUnderlying(spec: OptionUnderlyingConfig, scaleOf: (code: s
   const sizeMin = intField(spec.order_size_min, 1, `${at} order_size_min`);
   const sizeMax = intField(spec.order_size_max, 100_000, `${at} order_size_max`);
   if (sizeMin > sizeMax) throw new ConfigError(`${at}: order_size_min above order_size_max`);
+  const liqBand = rate(spec.liquidation_price_band, '0.1', `${at} liquidation_price_band`);
+  const settleDuration = spec.settle_price_duration ?? 1800;
+  if (!Number.isSafeInteger(settleDuration) || settleDuration < 0 || settleDuration > 86_400) {
+    throw new ConfigError(`${at}: settle_price_duration must be an integer number of seconds in 0..86400`);
+  }
+  if (liqBand > RATE_ONE) throw new ConfigError(`${at}: liquidation_price_band above 1`);
   return {
     spec, name: spec.name, base, quote, priceScale, tick, mUnits, mScale, settleScale,
     valueFactor: 10n ** BigInt(settleScale - mScale - priceScale),
@@ -177,6 +197,7 @@ export function defineUnderlying(spec: OptionUnderlyingConfig, scaleOf: (code: s
     imMinRate: rate(spec.min_margin_rate, '0.1', `${at} min_margin_rate`),
     mmRate: rate(spec.maintenance_rate, '0.075', `${at} maintenance_rate`),
     mmMinRate: rate(spec.maintenance_min_rate, '0.05', `${at} maintenance_min_rate`),
+    liqBand, settleDuration,
     sizeMin, sizeMax,
     ordersLimit: intField(spec.orders_limit, 50, `${at} orders_limit`),
     volatility,

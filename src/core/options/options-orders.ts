@@ -6,8 +6,9 @@
  *              order (price 0, ioc / fok: a limit at marketBound), size bounds, reduce-only / close, orders
  *              limit) and holds: a buy its premium at the limit plus the fee bound
  *              (fee_cap × premium); a sell the initial margin of its opening part at the index
- *              (options-margin.ts). The order id is stamped and the order recorded open. Amends are refused
- *              (Gate's options API has none); a cancel checks ownership.
+ *              (options-margin.ts). The order id is stamped and the order recorded open. An amend re-holds
+ *              for its new remainder and price; a cancel checks ownership. The liquidator's orders (flag
+ *              Liquidation, INSURANCE_UID only) take side, size and limit from the position it holds.
  *   R2 `post`: each fill pays the premium from the buyer's order hold to the seller, charges each side its fee
  *              (the buyer's from its hold, the seller's from the premium received), and moves the positions:
  *              closing lots first (a short's margin released in proportion), then opening lots (a new short's
@@ -21,22 +22,25 @@
  */
 import { type Command, CommandType } from '../command.js';
 import type { BookProduct, ExchangeContext } from '../exchange/context.js';
-import { bookRefusal, goneCode } from '../exchange/derivative-answers.js';
-import { packAccount } from '../exchange/order-store.js';
+import { type AmendTarget, amendTarget, bookRefusal, goneCode, reholdForAmend, restoreAmendHold } from '../exchange/derivative-answers.js';
+import { orderFlagsOf, packAccount } from '../exchange/order-store.js';
 import { invariant } from '../invariant.js';
 import { AccountKind } from '../ledger/account-kinds.js';
-import { NO_HOLD } from '../ledger/futures-funds.js';
+import { INSURANCE_UID, NO_HOLD } from '../ledger/futures-funds.js';
 import { type BookEvents, EventKind } from '../matching/book-events.js';
-import { OrderType, Side, TimeInForce } from '../matching/order-types.js';
+import { FinishAs, OrderType, Side, TimeInForce } from '../matching/order-types.js';
 import { ResultCode } from '../result-code.js';
 import { divRound, Round } from '../futures/futures-math.js';
-import type { OptionContract } from './options-contract.js';
 import { feeBound, initialMargin, marginIndex, optionFee, premium } from './options-margin.js';
+import { noteInsurance } from './options-account.js';
+import { liquidatorOrder, marketBound } from './options-limits.js';
+import { tradeRow } from './options-positions.js';
+import { mmpFill, mmpFrozen } from './options-mmp.js';
 import { positionKey } from './options-state.js';
 
 /** Flags of an options order (the PlaceOrder's `toKind`). */
-export const OptionsFlag = { ReduceOnly: 1, Close: 2 } as const;
-const ALL_FLAGS = 3;
+export const OptionsFlag = { ReduceOnly: 1, Close: 2, Liquidation: 4, Mmp: 8 } as const;
+const ALL_FLAGS = 15;
 
 /** Lots of an order of `side` that open (rather than close) a position of size `n` with `pending` same-side lots. */
 function openingLots(n: number, side: number, amount: number, pendingSameSide: number): number {
@@ -49,6 +53,8 @@ export class OptionsOrders implements BookProduct {
   readonly name = 'options';
   readonly serial = true;
   #rowsBefore = 0;
+  /** Scratch of the amend in flight. */
+  readonly #amend: AmendTarget = { price: 0, left: 0 };
 
   pre(ctx: ExchangeContext, c: Command): ResultCode {
     const S = ctx.options;
@@ -58,7 +64,8 @@ export class OptionsOrders implements BookProduct {
     let code: ResultCode;
     switch (c.type) {
       case CommandType.PlaceOrder: code = this.#prePlace(ctx, c, ci); break;
-      case CommandType.CancelOrder: code = goneCode(ctx, c); break;
+      case CommandType.AmendOrder: code = this.#preAmend(ctx, c, ci); break;
+      case CommandType.CancelOrder: code = this.#preCancel(ctx, c); break;
       case CommandType.CancelAll: code = ResultCode.Ok; break;
       default: code = ResultCode.InvalidParam;
     }
@@ -99,8 +106,17 @@ export class OptionsOrders implements BookProduct {
         const row = ctx.options.ensure(O.uid[r]!, ci, time);
         addOpen(ctx, row, O.side[r]!, -left, -1);
         ctx.ledger.options.closeHold(id);
-        O.finish(r, ev.code[i]!, left, time);
+        // A system cancel names its reason in the command's tif (#preCancel).
+        const why = ev.code[i] === FinishAs.Cancelled && c.type === CommandType.CancelOrder && c.tif !== 0 ? c.tif : ev.code[i]!;
+        O.finish(r, why, left, time);
+      } else if (kind === EventKind.Amended) {
+        const r = O.find(id);
+        addOpen(ctx, ctx.options.ensure(O.uid[r]!, ci, time), O.side[r]!, ev.lots[i]! - O.left[r]!, 0);
+        O.amend(r, ev.price[i]!, ev.lots[i]!, time, c.text);
       }
+    }
+    if (c.uid === INSURANCE_UID && c.type === CommandType.PlaceOrder) {
+      noteInsurance(ctx, ctx.options.settleCur[ctx.options.contracts[ci]!.u]!, time);
     }
     return code;
   }
@@ -139,12 +155,14 @@ export class OptionsOrders implements BookProduct {
     invariant(L.fee(time, seller, cur, NO_HOLD, sellFee, text, sellId) === ResultCode.Ok, 'options seller fee not paid');
     this.#position(ctx, ci, buyer, true, lots, price, buyFee, sellId, time);
     this.#position(ctx, ci, seller, false, lots, price, sellFee, sellId, time);
+    if ((orderFlagsOf(O.account[rb]!) & OptionsFlag.Mmp) !== 0) mmpFill(S, buyer, ci, true, lots, time);
+    if ((orderFlagsOf(O.account[rs]!) & OptionsFlag.Mmp) !== 0) mmpFill(S, seller, ci, false, lots, time);
     addOpen(ctx, S.ensure(buyer, ci, time), Side.Buy, -lots, 0);
     addOpen(ctx, S.ensure(seller, ci, time), Side.Sell, -lots, 0);
     return [buyFee, sellFee];
   }
 
-  /** Moves (uid, contract)'s position by a fill of `lots` at `price` on side `buy`, closing lots first. */
+  /** Moves (uid, contract)'s position by a fill of `lots` at `price` on side `buy` (tradeRow), and its margin. */
   #position(ctx: ExchangeContext, ci: number, uid: number, buy: boolean, lots: number, price: number, fee: bigint, sellId: number,
     time: number): void {
     const S = ctx.options;
@@ -153,40 +171,25 @@ export class OptionsOrders implements BookProduct {
     const u = S.underlyings[k.u]!;
     const cur = S.settleCur[k.u]!;
     const row = S.ensure(uid, ci, time);
-    const p = S.rows[row]!;
-    const n = p.size;
-    const against = (n > 0 && !buy) || (n < 0 && buy);
-    const closing = against ? Math.min(lots, Math.abs(n)) : 0;
-    const opening = lots - closing;
+    const n = S.rows[row]!.size;
     const key = positionKey(row);
-    if (closing > 0) {
-      const part = divRound(p.cost * BigInt(closing), BigInt(Math.abs(n)), Round.Down);
-      const q = premium(u, BigInt(closing), BigInt(price));
-      // Long sold: received q for what cost `part`; short bought back: paid q for what brought −part.
-      p.pnl += buy ? -part - q : q - part;
-      p.cost -= part;
-      if (n < 0) {
-        const held = L.held(key);
-        if (closing === -n) invariant(held < 0n || L.closeHold(key) === ResultCode.Ok, 'options margin not released');
-        else if (held > 0n) invariant(L.move(key, NO_HOLD, divRound(held * BigInt(closing), BigInt(-n), Round.Down)) === ResultCode.Ok, 'options margin');
-      }
+    const [closing, opening] = tradeRow(ctx, row, buy, lots, price, fee, time, 'close');
+    if (closing > 0 && n < 0 && uid !== INSURANCE_UID) {
+      // A short bought back releases its margin in proportion (the liquidator's shorts hold none).
+      const held = L.held(key);
+      if (closing === -n) invariant(held < 0n || L.closeHold(key) === ResultCode.Ok, 'options margin not released');
+      else if (held > 0n) invariant(L.move(key, NO_HOLD, divRound(held * BigInt(closing), BigInt(-n), Round.Down)) === ResultCode.Ok, 'options margin');
     }
-    if (opening > 0) {
+    if (opening > 0 && !buy) {
+      // A new short: its initial margin (at the index now) and the premium received move into the position hold.
       const q = premium(u, BigInt(opening), BigInt(price));
-      p.cost += buy ? q : -q;
-      if (!buy) {
-        // A new short: its initial margin (at the index now) and the premium received move into the position hold.
-        if (L.held(key) < 0n) invariant(L.openHold(time, key, uid, cur, S.marketOf[ci]!, true, 0n) === ResultCode.Ok, 'options position hold');
-        const im = initialMargin(u, k, BigInt(opening), S.index[k.u]!);
-        const fromOrder = minOf(im, L.held(sellId));
-        if (fromOrder > 0n) invariant(L.move(sellId, key, fromOrder) === ResultCode.Ok, 'options margin from the order');
-        const rest = minOf(im - fromOrder + q, L.available(uid, cur));
-        if (rest > 0n) invariant(L.move(NO_HOLD, key, rest) === ResultCode.Ok, 'options margin from available');
-      }
+      if (L.held(key) < 0n) invariant(L.openHold(time, key, uid, cur, S.marketOf[ci]!, true, 0n) === ResultCode.Ok, 'options position hold');
+      const im = initialMargin(u, k, BigInt(opening), S.index[k.u]!);
+      const fromOrder = minOf(im, L.held(sellId));
+      if (fromOrder > 0n) invariant(L.move(sellId, key, fromOrder) === ResultCode.Ok, 'options margin from the order');
+      const rest = minOf(im - fromOrder + q, L.available(uid, cur));
+      if (rest > 0n) invariant(L.move(NO_HOLD, key, rest) === ResultCode.Ok, 'options margin from available');
     }
-    p.pnl -= fee;
-    p.size = n + (buy ? lots : -lots);
-    p.updateTime = time;
   }
 
   #prePlace(ctx: ExchangeContext, c: Command, ci: number): ResultCode {
@@ -197,8 +200,11 @@ export class OptionsOrders implements BookProduct {
     const L = ctx.ledger.options;
     let flags = c.toKind;
     if ((flags | 0) !== flags || flags < 0 || flags > ALL_FLAGS || c.kind !== AccountKind.Options || c.sub !== 0) return ResultCode.InvalidParam;
+    const system = c.uid === INSURANCE_UID;
+    if (system !== ((flags & OptionsFlag.Liquidation) !== 0) || (system && (flags & OptionsFlag.Mmp) !== 0)) return ResultCode.InvalidParam;
     if (S.settled[ci] !== 0 || c.time >= k.expiration * 1e6) return ResultCode.ContractNotFound;
     if (!L.hasAccount(c.uid, cur)) return ResultCode.UserNotFound;
+    if ((flags & OptionsFlag.Mmp) !== 0 && mmpFrozen(S, c.uid, k.u, c.time)) return ResultCode.MmpFrozen;
     const market = c.orderType === OrderType.Market;
     if ((c.orderType !== OrderType.Limit && !market) || c.tif < TimeInForce.Gtc || c.tif > TimeInForce.Fok
       || (market && c.tif !== TimeInForce.Ioc && c.tif !== TimeInForce.Fok)) return ResultCode.InvalidParam;
@@ -208,7 +214,11 @@ export class OptionsOrders implements BookProduct {
     }
     const row = S.ensure(c.uid, ci, c.time);
     const p = S.rows[row]!;
-    if ((flags & OptionsFlag.Close) !== 0) {
+    if (system) {
+      const out = liquidatorOrder(ctx, ci, row, c);
+      if (out !== ResultCode.Ok) return out;
+      flags |= OptionsFlag.ReduceOnly;
+    } else if ((flags & OptionsFlag.Close) !== 0) {
       if (c.amount !== 0) return ResultCode.InvalidParam;
       if (p.size === 0) return ResultCode.PositionEmpty;
       c.side = p.size > 0 ? Side.Sell : Side.Buy;
@@ -220,7 +230,7 @@ export class OptionsOrders implements BookProduct {
     }
     if (c.amount > u.sizeMax) return ResultCode.SizeTooLarge;
     // A market order is a limit IOC / FOK at the bound no option's premium can pass (marketBound).
-    if (market) c.price = marketBound(k, u.tick, S.index[k.u]!, c.side);
+    if (market && !system) c.price = marketBound(k, u.tick, S.index[k.u]!, c.side);
     if ((flags & OptionsFlag.ReduceOnly) !== 0) {
       const reduces = (p.size > 0 && c.side === Side.Sell) || (p.size < 0 && c.side === Side.Buy);
       if (!reduces) return p.size === 0 ? ResultCode.ReduceExceeded : ResultCode.IncreasePosition;
@@ -240,18 +250,64 @@ export class OptionsOrders implements BookProduct {
     if (held !== ResultCode.Ok) return held;
     ctx.issueOrderId(candidate);
     c.orderId = candidate;
-    c.stpId = ctx.stpOf(c.uid);
+    c.stpId = system ? 0 : ctx.stpOf(c.uid);
     c.toKind = flags;
     // The order store keeps what the user sent (a market order at price 0); the book gets the bound.
     ctx.orders.open(candidate, c.uid, c.market, c.side, market ? OrderType.Market : OrderType.Limit, c.tif, market ? 0 : c.price,
-      c.amount, c.iceberg, c.stpId, c.stpAct, c.text, c.time, L.toAmount(cur, 0n), packAccount(AccountKind.Options, flags));
+      c.amount, c.iceberg, c.stpId, c.stpAct, system ? 'liquidation' : c.text, c.time, L.toAmount(cur, 0n), packAccount(AccountKind.Options, flags));
     c.orderType = OrderType.Limit;
     addOpen(ctx, row, c.side, c.amount, 1);
     return ResultCode.Ok;
   }
 
-  /** Reverses R1 of a place the book (or the post-only / fill-or-kill rule) refused. */
+  /** A cancel: the owner's (tif 0), or the edge's MMP cancel of an MMP order (tif FinishAs.MmpCancelled). */
+  #preCancel(ctx: ExchangeContext, c: Command): ResultCode {
+    const gone = goneCode(ctx, c);
+    if (gone !== ResultCode.Ok || c.tif === 0) return gone;
+    const r = ctx.orders.find(c.orderId);
+    return c.tif === FinishAs.MmpCancelled && (orderFlagsOf(ctx.orders.account[r]!) & OptionsFlag.Mmp) !== 0 ? ResultCode.Ok : ResultCode.InvalidParam;
+  }
+
+  /**
+   * An amend (Gate's PUT /options/orders/{id}: price and new total size, as the perpetuals'): the order re-holds
+   * for its new remainder at its new price as if placed now (a buy its premium and fee bound, a sell the initial
+   * margin of its opening part, its own open contracts not counted), moving the difference from or to available;
+   * the book then reprices or resizes it (a total at or below what filled: AMEND_BELOW_FILLED, from the book).
+   */
+  #preAmend(ctx: ExchangeContext, c: Command, ci: number): ResultCode {
+    const gone = goneCode(ctx, c);
+    if (gone !== ResultCode.Ok) return gone;
+    const S = ctx.options;
+    const O = ctx.orders;
+    const r = O.find(c.orderId);
+    const flags = orderFlagsOf(O.account[r]!);
+    if (O.type[r] === OrderType.Market || (flags & (OptionsFlag.Liquidation | OptionsFlag.Close)) !== 0) return ResultCode.InvalidParam;
+    const k = S.contracts[ci]!;
+    const u = S.underlyings[k.u]!;
+    if (c.time >= k.expiration * 1e6) return ResultCode.ContractNotFound;
+    const target = amendTarget(ctx, c, r, u.tick, u.sizeMax, this.#amend);
+    if (target !== ResultCode.Ok) return target;
+    const { price, left } = this.#amend;
+    if (left <= 0) return ResultCode.Ok; // the book answers AmendBelowFilled
+    const p = S.rows[S.ensure(c.uid, ci, c.time)]!;
+    const side = O.side[r]!;
+    if ((flags & OptionsFlag.ReduceOnly) !== 0 && left > Math.abs(p.size)) return ResultCode.ReduceExceeded;
+    let need: bigint;
+    if (side === Side.Buy) {
+      need = premium(u, BigInt(left), BigInt(price)) + feeBound(u, BigInt(left), BigInt(price));
+    } else {
+      const opening = (flags & OptionsFlag.ReduceOnly) !== 0 ? 0 : openingLots(p.size, side, left, p.openSell - O.left[r]!);
+      need = initialMargin(u, k, BigInt(opening), S.index[k.u]!);
+    }
+    return reholdForAmend(ctx.ledger.options, c, need);
+  }
+
+  /** Reverses R1 of a place (or an amend's re-hold) the book (or the post-only / fill-or-kill rule) refused. */
   #undo(ctx: ExchangeContext, c: Command): void {
+    if (c.type === CommandType.AmendOrder) {
+      restoreAmendHold(ctx.ledger.options, c);
+      return;
+    }
     if (c.type !== CommandType.PlaceOrder) return;
     const O = ctx.orders;
     const r = O.find(c.orderId);
@@ -266,16 +322,6 @@ export class OptionsOrders implements BookProduct {
 }
 
 const minOf = (a: bigint, b: bigint): bigint => (a < b ? a : b);
-
-/**
- * The limit of a market order: a buy pays at most what the option can be worth — a call the index (the strike
- * while there is none), a put its strike — rounded up to the tick; a sell takes down to one tick.
- */
-export function marketBound(k: OptionContract, tick: number, index: number, side: number): number {
-  if (side !== Side.Buy) return tick;
-  const cap = k.call ? (index > 0 ? index : k.strike) : k.strike;
-  return Math.ceil(cap / tick) * tick;
-}
 
 /** Open-order counters of a position row. */
 function addOpen(ctx: ExchangeContext, row: number, side: number, lots: number, orders: number): void {

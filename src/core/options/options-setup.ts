@@ -6,15 +6,31 @@
  */
 import type { ExchangeContext } from '../exchange/context.js';
 import type { ExchangeDefinition } from '../exchange/exchange-definition.js';
-import { invariant } from '../invariant.js';
+import { ConfigError, invariant } from '../invariant.js';
+import { INSURANCE_UID } from '../ledger/futures-funds.js';
+import { LedgerCode } from '../ledger/ledger-codes.js';
+import type { Ledger } from '../ledger/ledger.js';
+import { ResultCode } from '../result-code.js';
 import { defineOptionContracts } from './options-contract.js';
 import { OptionsState, positionKey } from './options-state.js';
 
-/** The options state of `def` (empty without underlyings). Throws ConfigError. @allocates */
-export function defineOptions(def: ExchangeDefinition, currencies: readonly string[], firstMarket: number, markets: number): OptionsState {
+/**
+ * The options state of `def` (empty without underlyings). With underlyings, the reserved liquidator user
+ * (INSURANCE_UID) is registered (unless the futures did) and the options insurance fund of each settle currency
+ * (its options account) opened. Throws ConfigError. @allocates
+ */
+export function defineOptions(def: ExchangeDefinition, ledger: Ledger, currencies: readonly string[], firstMarket: number,
+  markets: number): OptionsState {
   const scaleOf = (code: string): number | undefined => def.currencies.find((c) => c.code === code)?.scale;
   const { underlyings, contracts } = defineOptionContracts(def.options, scaleOf);
-  return new OptionsState(underlyings, contracts, firstMarket, markets, underlyings.map((u) => currencies.indexOf(u.quote)));
+  const settleCur = underlyings.map((u) => currencies.indexOf(u.quote));
+  if (contracts.length > 0) {
+    if (def.users?.some((u) => u.uid === INSURANCE_UID) === true) throw new ConfigError(`uid ${INSURANCE_UID} is reserved for the liquidator`);
+    const added = ledger.addUser(INSURANCE_UID);
+    invariant(added === ResultCode.Ok || added === LedgerCode.UserExists, 'the liquidator cannot be registered');
+    for (const cur of new Set(settleCur)) ledger.options.ensureInsuranceFund(cur);
+  }
+  return new OptionsState(underlyings, contracts, firstMarket, markets, settleCur);
 }
 
 /**

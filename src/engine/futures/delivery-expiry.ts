@@ -14,6 +14,7 @@ import { Command, CommandType } from '../../core/command.js';
 import type { Exchange } from '../../core/exchange/exchange.js';
 import { DeliveryPhase, deliveryPhase } from '../../core/futures/delivery-settlement.js';
 import { ResultCode } from '../../core/result-code.js';
+import { cancelAllStep } from './futures-liquidator.js';
 
 /** The first contract index ≥ `from` that is expired and not settled at `nowUs`, or -1. */
 export function expiryDue(ex: Exchange, nowUs: number, from = 0): number {
@@ -40,12 +41,7 @@ export function* expiryStep(ex: Exchange, ci: number, stats: ExpiryStats & { com
   for (let r = 0; r < P.count; r++) {
     if (P.market[r] === market && P.pending[r] !== 0 && !owners.includes(P.uid[r]!)) owners.push(P.uid[r]!);
   }
-  for (const uid of owners) {
-    c.clear();
-    c.type = CommandType.CancelAll; c.uid = uid; c.market = market;
-    stats.commands++;
-    yield c;
-  }
+  for (const uid of owners) yield* cancelAllStep(c, uid, market, stats);
   c.clear();
   c.type = CommandType.DeliverySettle; c.market = market;
   stats.commands++;

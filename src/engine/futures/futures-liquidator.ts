@@ -90,19 +90,38 @@ export function* liquidationPass(ex: Exchange, budget: number, stats: Liquidator
       if (left <= 0) { out.more = true; break; }
       if (!isLiquidatable(ex, ci, row)) continue;
       const uid = P.uid[row]!;
-      for (const m of marketsToClear(ex, ci, row)) {
-        c.clear();
-        c.type = CommandType.CancelAll; c.uid = uid; c.market = m;
-        stats.commands++;
-        yield c;
-      }
-      c.clear();
-      c.type = CommandType.FuturesLiquidate; c.uid = uid; c.market = market; c.sub = P.slot[row]!;
-      stats.commands++;
-      if ((yield c) === ResultCode.Ok) { stats.liquidations++; left--; }
+      const slot = P.slot[row]!;
+      const done = yield* cancelThenLiquidate(c, uid, marketsToClear(ex, ci, row), (x) => {
+        x.type = CommandType.FuturesLiquidate; x.uid = uid; x.market = market; x.sub = slot;
+      }, stats);
+      if (done) left--;
     }
     yield* closeTakenOver(ex, ci, c, stats);
   }
+}
+
+/** A CancelAll of `uid`'s orders in `market`, written into the cleared `c` (counted in `stats`). */
+export function* cancelAllStep(c: Command, uid: number, market: number, stats: { commands: number }): Generator<Command, void, ResultCode> {
+  c.clear();
+  c.type = CommandType.CancelAll; c.uid = uid; c.market = market;
+  stats.commands++;
+  yield c;
+}
+
+/**
+ * One owner's liquidation: a CancelAll of its orders in each of `markets`, then the liquidation command `fill`
+ * writes into the cleared `c`; true when that succeeded (counted in `stats`). The futures and the options
+ * liquidators (engine/options/options-liquidator.ts) both resolve an owner through this.
+ */
+export function* cancelThenLiquidate(c: Command, uid: number, markets: readonly number[], fill: (c: Command) => void,
+  stats: LiquidatorStats): Generator<Command, boolean, ResultCode> {
+  for (const m of markets) yield* cancelAllStep(c, uid, m, stats);
+  c.clear();
+  fill(c);
+  stats.commands++;
+  if ((yield c) !== ResultCode.Ok) return false;
+  stats.liquidations++;
+  return true;
 }
 
 /** Step 3 and 4 for contract `ci`: the liquidator's book close, then auto-deleveraging of the rest. */

@@ -34,6 +34,8 @@ export interface FollowerOptions {
   readonly journal?: JournalWriter | undefined;
   readonly snapshotEvery: number;
   readonly log: (m: string) => void;
+  /** No message for this long while the stream holds more: the consumer is reopened (default 2000 ms). */
+  readonly stallMs?: number | undefined;
 }
 
 export interface FollowerStatus {
@@ -46,8 +48,11 @@ export interface FollowerStatus {
   readonly lastCheckpoint: { readonly seq: number; readonly hash: string } | undefined;
   readonly droppedStale: number;
   readonly snapshotsTaken: number;
+  readonly restarts: number;
   readonly failure: string | undefined;
 }
+
+interface Waiter { readonly seq: number; readonly resolve: (applied: boolean) => void; readonly timer: NodeJS.Timeout }
 
 export class LogFollower {
   readonly #ls: LogStream;
@@ -72,6 +77,15 @@ export class LogFollower {
   #snapshotting = false;
   #failure: string | undefined;
   #current = 0;
+  readonly #stallMs: number;
+  #lastMessageAt = 0;
+  #watchdog: NodeJS.Timeout | undefined;
+  #reopening = false;
+  #stopped = false;
+  /** Times the watchdog replaced a stalled consumer. */
+  restarts = 0;
+  /** Reads waiting for an engine seq (whenApplied). */
+  readonly #waiters: Waiter[] = [];
 
   constructor(ls: LogStream, gateway: FollowerGateway, options: FollowerOptions) {
     this.#ls = ls;
@@ -80,6 +94,7 @@ export class LogFollower {
     this.#appliedSeq = options.afterSeq;
     this.#lastSnapshotSeq = options.afterSeq;
     this.#appliedStream = options.fromStreamSeq - 1;
+    this.#stallMs = options.stallMs ?? 2000;
   }
 
   get appliedSeq(): number { return this.#appliedSeq; }
@@ -91,17 +106,23 @@ export class LogFollower {
     return {
       appliedSeq: this.#appliedSeq, appliedStreamSeq: this.#appliedStream, epoch: this.#epoch, lagMessages: this.#lagMessages,
       lagMs: this.#lagMs, checkpointsVerified: this.#verified, lastCheckpoint: this.#lastCheckpoint, droppedStale: this.#dropped,
-      snapshotsTaken: this.#snapshots, failure: this.#failure,
+      snapshotsTaken: this.#snapshots, restarts: this.restarts, failure: this.#failure,
     };
   }
 
-  /** Starts reading the stream. */
+  /** Starts reading the stream, and the watchdog that restarts the reading when it stalls. */
   async start(): Promise<void> {
-    const consumer = await this.#ls.js.consumers.get(this.#ls.stream, {
-      deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: Math.max(1, this.#o.fromStreamSeq),
-    });
-    const messages = await consumer.consume({ max_messages: 256 });
+    await this.#open(Math.max(1, this.#o.fromStreamSeq));
+    this.#watchdog = setInterval(() => void this.#checkStalled(), Math.max(250, Math.floor(this.#stallMs / 2)));
+    this.#watchdog.unref();
+  }
+
+  /** An ordered consumer from stream seq `from`, and the loop that handles its messages. */
+  async #open(from: number): Promise<void> {
+    const consumer = await this.#ls.js.consumers.get(this.#ls.stream, { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: from });
+    const messages = await consumer.consume({ max_messages: 256, expires: 5000 });
     this.#messages = messages;
+    this.#lastMessageAt = Date.now();
     this.#loop = (async () => {
       for await (const m of messages) {
         if (this.#failure !== undefined) break;
@@ -114,6 +135,64 @@ export class LogFollower {
     })();
   }
 
+  /**
+   * The watchdog: when no message arrived for `stallMs` while the stream holds messages past the last one
+   * handled, the consumer is replaced by a new one from the next stream seq. The client's ordered consumer
+   * recovers by itself from most losses, but not always from the loss of the NATS server that hosted it
+   * (its consumer-info requests then go unanswered), and a follower that stops reading cannot be promoted.
+   * Messages up to the last handled one were applied, and a group still held by the scanner stays held, so
+   * nothing is applied twice or skipped.
+   */
+  async #checkStalled(): Promise<void> {
+    if (this.#reopening || this.#stopped || this.#failure !== undefined || Date.now() - this.#lastMessageAt < this.#stallMs) return;
+    this.#reopening = true;
+    try {
+      const last = await this.#ls.lastSeq().catch(() => 0);
+      if (last <= this.#appliedStream || this.#stopped || Date.now() - this.#lastMessageAt < this.#stallMs) return;
+      this.#o.log(`replication: reading stalled at stream seq ${this.#appliedStream} of ${last} for ${Date.now() - this.#lastMessageAt} ms; `
+        + 'reopening the consumer');
+      this.#messages?.stop();
+      await this.#loop?.catch(() => undefined);
+      if (this.#stopped) return;
+      this.restarts++;
+      await this.#open(this.#appliedStream + 1);
+    } catch (e) {
+      this.#o.log(`replication: reopening the consumer failed (${(e as Error).message}); retried`);
+    } finally {
+      this.#reopening = false;
+    }
+  }
+
+  /**
+   * Resolves true once engine seq `seq` is applied, false when `timeoutMs` passed first or the follower failed
+   * (read-your-writes: api/server.ts holds a read carrying X-Rm-Min-Seq on it). Waiters are woken after each
+   * stream message, not per record.
+   */
+  whenApplied(seq: number, timeoutMs: number): Promise<boolean> {
+    if (this.#appliedSeq >= seq) return Promise.resolve(true);
+    if (this.#failure !== undefined || this.#stopped) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const w = { seq, resolve, timer: setTimeout(() => this.#unwait(w, false), timeoutMs) };
+      this.#waiters.push(w);
+    });
+  }
+
+  #unwait(w: Waiter, result: boolean): void {
+    const i = this.#waiters.indexOf(w);
+    if (i < 0) return;
+    this.#waiters.splice(i, 1);
+    clearTimeout(w.timer);
+    w.resolve(result);
+  }
+
+  /** Wakes the waiters whose seq is applied (all of them, false, once the follower failed or stopped). */
+  #wake(): void {
+    for (const w of [...this.#waiters]) {
+      if (this.#appliedSeq >= w.seq) this.#unwait(w, true);
+      else if (this.#failure !== undefined || this.#stopped) this.#unwait(w, false);
+    }
+  }
+
   /** Resolves once every message up to stream seq `seq` was handled (or the follower failed); bounded. */
   async caughtUp(seq: number, timeoutMs: number): Promise<boolean> {
     const until = Date.now() + timeoutMs;
@@ -123,16 +202,22 @@ export class LogFollower {
 
   /** Stops reading (the state stays as applied). */
   async stop(): Promise<void> {
+    this.#stopped = true;
+    if (this.#watchdog !== undefined) clearInterval(this.#watchdog);
+    while (this.#reopening) await new Promise((r) => setTimeout(r, 5));
     this.#messages?.stop();
     await this.#loop?.catch(() => undefined);
+    this.#wake();
     while (this.#snapshotting) await new Promise((r) => setTimeout(r, 5));
   }
 
   #handle(m: JsMsg): void {
     const kind = m.headers?.get(HDR_KIND) ?? '';
+    this.#lastMessageAt = Date.now();
+    if (m.seq <= this.#appliedStream) return; // Redelivered after a reopening.
     this.#current = m.seq;
     this.#lagMessages = m.info.pending;
-    this.#lagMs = Math.max(0, Date.now() - m.info.timestampNanos / 1e6);
+    this.#lagMs = Math.max(0, performance.timeOrigin + performance.now() - m.info.timestampNanos / 1e6);
     // The header (stream seq 1) was checked when the node started.
     if (kind === 'epoch') {
       const e = Number(m.headers!.get(HDR_EPOCH));
@@ -157,6 +242,7 @@ export class LogFollower {
       }
     }
     this.#appliedStream = m.seq;
+    if (this.#waiters.length > 0) this.#wake();
     this.#maybeSnapshot();
   }
 
@@ -183,6 +269,7 @@ export class LogFollower {
   #fail(reason: string): void {
     if (this.#failure !== undefined) return;
     this.#failure = reason;
+    this.#wake();
     this.#gw.stop(ResultCode.EngineStopped, `replication follower stopped: ${reason}`);
     console.error(`ringmatch: REPLICATION FOLLOWER STOPPED: ${reason}; nothing more is applied (GET /sim/replication)`);
     this.#messages?.stop();

@@ -33,8 +33,13 @@ export interface PublisherOptions {
   readonly lastSeq: number;
   readonly checkpointEvery: number;
   readonly stateHash?: ((seq: number) => string | undefined) | undefined;
-  /** How long failed publishes are retried before the publisher gives up (not for a fencing); default 10000 ms. */
+  /**
+   * How long failed publishes are retried before the publisher gives up (not for a fencing); default 30000 ms,
+   * well above the several seconds a NATS cluster takes to elect a new stream leader after losing a server.
+   */
   readonly retryMs?: number | undefined;
+  /** How long one publish waits for JetStream's acknowledgement before it counts as failed (and is retried); default 2000 ms. */
+  readonly publishTimeoutMs?: number | undefined;
   /** Publishes in flight at most; default 16. */
   readonly window?: number | undefined;
   /**
@@ -114,7 +119,8 @@ export class LogPublisher implements JournalTap {
   }
 
   #publish(m: Pending): Promise<{ seq: number }> {
-    return this.#o.js.publish(this.#o.subject, m.data, { msgID: m.msgID, expect: { lastSequence: m.streamSeq - 1 }, headers: m.headers });
+    return this.#o.js.publish(this.#o.subject, m.data, { msgID: m.msgID, expect: { lastSequence: m.streamSeq - 1 }, headers: m.headers,
+      timeout: this.#o.publishTimeoutMs ?? 2000 });
   }
 
   #pump(): void {
@@ -160,7 +166,7 @@ export class LogPublisher implements JournalTap {
    * answers a batch that did land with its seq, as a duplicate), every 200 ms until `retryMs` passed.
    */
   async #retry(): Promise<void> {
-    const until = Date.now() + (this.#o.retryMs ?? 10_000);
+    const until = Date.now() + (this.#o.retryMs ?? 30_000);
     while (this.#inFlight > 0) await new Promise((r) => setTimeout(r, 5));
     while (this.#failed === undefined && this.#sent.length > 0) {
       const m = this.#sent[0]!;
@@ -171,7 +177,7 @@ export class LogPublisher implements JournalTap {
       } catch (e) {
         if (isWrongLastSequence(e)) return this.#fenced(m);
         if (Date.now() > until) {
-          return this.#fail(`publish at stream seq ${m.streamSeq} failed for ${this.#o.retryMs ?? 10_000} ms: ${e instanceof Error ? e.message : String(e)}`, false);
+          return this.#fail(`publish at stream seq ${m.streamSeq} failed for ${this.#o.retryMs ?? 30_000} ms: ${e instanceof Error ? e.message : String(e)}`, false);
         }
         await new Promise((r) => setTimeout(r, 200));
       }

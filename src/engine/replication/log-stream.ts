@@ -30,6 +30,8 @@ export interface LogSpec {
   readonly snapshotEvery?: number | undefined;
   /** Copies JetStream keeps of the stream, the lease bucket and the snapshot store (1, 3 or 5); default 1. */
   readonly replicas?: number | undefined;
+  /** How long a follower holds a read for an engine seq it has not applied yet (read-your-writes), ms; default 5000. */
+  readonly readWaitMs?: number | undefined;
 }
 
 export const HDR_KIND = 'Rm-Kind';

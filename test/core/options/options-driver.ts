@@ -4,7 +4,9 @@ import { type Clock, SimClock } from '../../../src/core/clock.js';
 import { Command, CommandType } from '../../../src/core/command.js';
 import type { ExchangeDefinition } from '../../../src/core/exchange/exchange-definition.js';
 import { AccountKind } from '../../../src/core/ledger/account-kinds.js';
+import { INSURANCE_UID } from '../../../src/core/ledger/futures-funds.js';
 import { OrderType, Side, TimeInForce } from '../../../src/core/matching/order-types.js';
+import { OptionsFlag } from '../../../src/core/options/options-orders.js';
 import type { ResultCode } from '../../../src/core/result-code.js';
 import { InlineEngine } from '../../../src/engine/inline-engine.js';
 
@@ -66,6 +68,38 @@ export class OptionsDriver {
     return this.submit(c);
   }
 
+  /** Credits the options insurance fund (the liquidator's options account). */
+  fundInsurance(amount: string): ResultCode {
+    return this.fund(INSURANCE_UID, amount);
+  }
+
+  /** The journaled mark of contract `name`, in ticks, and its delta (10^-4). */
+  mark(name: string, ticks: number, delta = 0): ResultCode {
+    const c = this.#c(CommandType.OptionsSetMark);
+    c.market = this.market(name); c.price = ticks; c.amount = delta;
+    return this.submit(c);
+  }
+
+  /** OptionsLiquidate of uid's USDT options account. */
+  liquidate(uid: number): ResultCode {
+    const c = this.#c(CommandType.OptionsLiquidate);
+    c.uid = uid; c.currency = this.ex.currencyIndex('USDT');
+    return this.submit(c);
+  }
+
+  /** OptionsSetMmp of uid on BTC_USDT: window and frozen period in ms, limits in hundredths. */
+  setMmp(uid: number, window: number, frozenPeriod: number, qtyLimit: number, deltaLimit: number): ResultCode {
+    const c = this.#c(CommandType.OptionsSetMmp);
+    c.uid = uid; c.sub = 0; c.price = window; c.amount = frozenPeriod; c.iceberg = qtyLimit; c.toUid = deltaLimit;
+    return this.submit(c);
+  }
+
+  resetMmp(uid: number): ResultCode {
+    const c = this.#c(CommandType.OptionsResetMmp);
+    c.uid = uid; c.sub = 0;
+    return this.submit(c);
+  }
+
   /** Index of BTC_USDT in option ticks (0.1 USDT). */
   index(ticks: number): ResultCode {
     const c = this.#c(CommandType.OptionsSetIndex);
@@ -91,9 +125,24 @@ export class OptionsDriver {
     return this.submit(c);
   }
 
-  cancel(uid: number, name: string, orderId: number): ResultCode {
+  /** The liquidator's market IOC closing what it holds of `name` (OptionsFlag.Liquidation). */
+  liquidatorClose(name: string): ResultCode {
+    const c = this.#c(CommandType.PlaceOrder);
+    c.uid = INSURANCE_UID; c.market = this.market(name); c.kind = AccountKind.Options; c.sub = 0; c.side = Side.Buy;
+    c.orderType = OrderType.Market; c.tif = TimeInForce.Ioc; c.toKind = OptionsFlag.Liquidation;
+    return this.submit(c);
+  }
+
+  /** Amends order `orderId`: price ticks and new total size (0 keeps either). */
+  amend(uid: number, name: string, orderId: number, price: number, amount: number): ResultCode {
+    const c = this.#c(CommandType.AmendOrder);
+    c.uid = uid; c.market = this.market(name); c.orderId = orderId; c.price = price; c.amount = amount;
+    return this.submit(c);
+  }
+
+  cancel(uid: number, name: string, orderId: number, reason = 0): ResultCode {
     const c = this.#c(CommandType.CancelOrder);
-    c.uid = uid; c.market = this.market(name); c.orderId = orderId;
+    c.uid = uid; c.market = this.market(name); c.orderId = orderId; c.tif = reason;
     return this.submit(c);
   }
 

@@ -1,11 +1,13 @@
-// Options on a seeded random stream: orders (gtc, ioc, poc, fok, market, reduce-only, close), cancels, index moves and
-// the expiry of the first expiration (its orders cancelled, then settled at the index). After every command the
-// ledger, order and options invariants hold and USDT is conserved (users' options accounts + the platform fee
-// account + clearing = credits); the same commands replayed on a fresh inline engine and on the threaded runner
-// (1 and 2 shards) reach the same state hash.
+// Options on a seeded random stream: orders (gtc, ioc, poc, fok, market, reduce-only, close), amends, cancels, index and
+// mark moves, liquidations of accounts at or below maintenance margin (their orders cancelled first) and the
+// liquidator's IOC closes, and the expiry of the first expiration (its orders cancelled, then settled at the index).
+// After every command the ledger, order and options invariants hold and USDT is conserved (users' options accounts
+// + the platform fee account + the options insurance fund + clearing = credits); the same commands replayed on a
+// fresh inline engine and on the threaded runner (1 and 2 shards) reach the same state hash.
 import { describe, expect, it } from 'vitest';
 import { Command } from '../../../src/core/command.js';
 import { TimeInForce } from '../../../src/core/matching/order-types.js';
+import { isOptionsLiquidatable } from '../../../src/core/options/options-liquidation.js';
 import { Prng } from '../../../src/core/prng.js';
 import { ResultCode } from '../../../src/core/result-code.js';
 import { InlineEngine } from '../../../src/engine/inline-engine.js';
@@ -33,10 +35,12 @@ function run(seed: number, steps: number): { d: OptionsDriver; codes: number[]; 
     let users = 0n;
     for (const uid of USERS) users += ex.ledger.options.total(uid, cur);
     const fee = BigInt(c0.feeAccount);
-    if (users + fee + c0.clearing !== c0.credits - c0.debits) throw new Error(`USDT not conserved after seq ${c.seq}`);
+    const fund = ex.ledger.options.insuranceFund(cur);
+    if (users + fee + fund + c0.clearing !== c0.credits - c0.debits) throw new Error(`USDT not conserved after seq ${c.seq}`);
     return code;
   };
-  for (const uid of USERS) d.fund(uid, uid === 4 ? '300' : '50000');
+  for (const uid of USERS) d.fund(uid, uid === 4 ? '300' : '20000');
+  d.fundInsurance('2000');
   d.index(1_000_000);
   const rng = new Prng(seed);
   const names = ex.options.contracts.map((k) => k.name);
@@ -66,10 +70,28 @@ function run(seed: number, steps: number): { d: OptionsDriver; codes: number[]; 
     } else if (roll < 85) {
       const open = ex.orders.openOf(uid, d.market(name));
       d.cancel(uid, name, open.length > 0 ? ex.orders.id[open[rng.nextInt(open.length)]!]! : ex.lastOrderId);
-    } else if (roll < 90) {
+    } else if (roll < 86) {
       d.cancelAll(uid, name);
-    } else {
+    } else if (roll < 88) {
+      const open = ex.orders.openOf(uid, d.market(name));
+      const id = open.length > 0 ? ex.orders.id[open[rng.nextInt(open.length)]!]! : ex.lastOrderId;
+      const code = d.amend(uid, name, id, rng.nextInt(3) === 0 ? 0 : (1 + rng.nextInt(60)) * 500, rng.nextInt(3) === 0 ? 0 : 1 + rng.nextInt(25));
+      if (code === ResultCode.Ok) stats.amends = (stats.amends ?? 0) + 1;
+    } else if (roll < 92) {
       d.index(Math.max(1000, ex.options.index[0]! + (rng.nextInt(2001) - 1000) * 10));
+    } else if (roll < 97) {
+      // A mark anywhere from one tick to well above the index: sellers get liquidated.
+      d.mark(name, 1 + rng.nextInt(Math.max(2, ex.options.index[0]! * 4)));
+      for (const u of USERS) {
+        if (!isOptionsLiquidatable(ex, u, cur)) continue;
+        for (const n of names) if (ex.orders.openOf(u, d.market(n)).length > 0) d.cancelAll(u, n);
+        if (d.liquidate(u) !== ResultCode.Ok) continue;
+        stats.liquidations = (stats.liquidations ?? 0) + 1;
+        d.fund(u, '20000'); // the user tops its account up and trades on
+      }
+    } else {
+      const code = d.liquidatorClose(name);
+      if (code === ResultCode.Ok) stats.closes = (stats.closes ?? 0) + 1;
     }
   }
   stats.trades = ex.trades.count;
@@ -89,6 +111,10 @@ describe('options on a random stream', () => {
     expect(stats.placed).toBeGreaterThan(300);
     expect(stats.market).toBeGreaterThan(20);
     expect(stats.trades).toBeGreaterThan(100);
+    expect(stats.liquidations).toBeGreaterThan(3);
+    expect(stats.closes).toBeGreaterThan(0);
+    expect(stats.amends).toBeGreaterThan(5);
+    expect(d.ex.options.closes.some((r) => r.text === 'liquidated')).toBe(true);
     expect(d.ex.options.userSettlements.length).toBeGreaterThan(0);
     expect(d.ex.options.settlements.length).toBe(6);
   });

@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { debianProgram } from '../support/debian-package.js';
+import { debianProgram } from './debian-package.js';
 
 /** The nats-server binary, installed with apt when missing and possible. */
 export function natsServerBinary(): string {
@@ -84,8 +84,11 @@ export async function startNatsCluster(n: number): Promise<NatsServer[]> {
   const servers: NatsServer[] = [];
   for (let i = 0; i < n; i++) {
     const dir = await mkdtemp(join(tmpdir(), `ringmatch-nats-${i}-`));
+    // RM_NATS_LOG=<dir>: each server logs there (`rm-<i>.log`, with -DV when RM_NATS_LOG_DV=1), for diagnosis.
+    const logDir = process.env.RM_NATS_LOG;
+    const logging = logDir === undefined ? [] : ['-l', join(logDir, `rm-${i}-${ports[i]}.log`), ...(process.env.RM_NATS_LOG_DV === '1' ? ['-DV'] : [])];
     const child = spawn(bin, ['-js', '-a', '127.0.0.1', '-p', String(ports[i]), '-sd', dir, '-n', `rm-${i}`, '--cluster_name', 'ringmatch',
-      '--cluster', `nats://127.0.0.1:${routePorts[i]}`, '--routes', routes], { stdio: ['ignore', 'ignore', 'ignore'] });
+      '--cluster', `nats://127.0.0.1:${routePorts[i]}`, '--routes', routes, ...logging], { stdio: ['ignore', 'ignore', 'ignore'] });
     const port = ports[i]!;
     servers.push({
       url: `nats://127.0.0.1:${port}`, port, dir, process: child,
