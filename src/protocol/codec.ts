@@ -54,6 +54,28 @@ const recordView = new FbJournalRecord();
 const fieldsView = new FbCommandFields();
 let lastBytes: Uint8Array | null = null;
 let lastBb: ByteBuffer | null = null;
+let lastView: DataView | null = null;
+
+/**
+ * Byte offsets of the CommandFields struct's fields (schemas/command.fbs; flatc lays a struct out at fixed
+ * offsets, little-endian, 88 bytes aligned to 8). decodeRecord reads them straight through a DataView: the
+ * generated accessors go through flatbuffers' ByteBuffer, whose readFloat64 assembles each double from two
+ * int32 reads via a scratch array (about a third of the decode). test/protocol/codec.test.ts holds this table
+ * to the generated accessors.
+ */
+export const COMMAND_FIELDS = {
+  seq: 0, time: 8, uid: 16, orderId: 24, price: 32, amount: 40, iceberg: 48, toUid: 56,
+  market: 64, currency: 68, sub: 72, toSub: 76,
+  type: 80, side: 81, orderType: 82, tif: 83, stpAct: 84, kind: 85, toKind: 86,
+} as const;
+
+/** A DataView over `bytes` (the last one made, while the same array is decoded). */
+function viewOf(bytes: Uint8Array): DataView {
+  if (bytes !== lastBytes || lastView === null || lastView.buffer !== bytes.buffer) {
+    lastView = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+  return lastView;
+}
 
 const isUbyte = (v: number): boolean => (v & 0xff) === v;
 const isInt = (v: number): boolean => (v | 0) === v;
@@ -123,6 +145,7 @@ function byteBufferAt(bytes: Uint8Array, offset: number): ByteBuffer {
   if (bytes !== lastBytes || lastBb === null) {
     lastBb = new ByteBuffer(bytes);
     lastBytes = bytes;
+    lastView = null;
   }
   lastBb.setPosition(offset);
   return lastBb;
@@ -193,10 +216,17 @@ export function decodeRecord(bytes: Uint8Array, out: Command, offset = 0): boole
     out.record = '';
     return true;
   }
-  out.seq = f.seq(); out.time = f.time(); out.uid = f.uid(); out.orderId = f.orderId(); out.price = f.price();
-  out.amount = f.amount(); out.iceberg = f.iceberg(); out.toUid = f.toUid(); out.market = f.market();
-  out.currency = f.currency(); out.sub = f.sub(); out.toSub = f.toSub(); out.type = f.type(); out.side = f.side();
-  out.orderType = f.orderType(); out.tif = f.tif(); out.stpAct = f.stpAct(); out.kind = f.kind(); out.toKind = f.toKind();
+  const v = viewOf(bytes);
+  const at = f.bb_pos;
+  const F = COMMAND_FIELDS;
+  out.seq = v.getFloat64(at + F.seq, true); out.time = v.getFloat64(at + F.time, true); out.uid = v.getFloat64(at + F.uid, true);
+  out.orderId = v.getFloat64(at + F.orderId, true); out.price = v.getFloat64(at + F.price, true);
+  out.amount = v.getFloat64(at + F.amount, true); out.iceberg = v.getFloat64(at + F.iceberg, true);
+  out.toUid = v.getFloat64(at + F.toUid, true); out.market = v.getInt32(at + F.market, true);
+  out.currency = v.getInt32(at + F.currency, true); out.sub = v.getInt32(at + F.sub, true); out.toSub = v.getInt32(at + F.toSub, true);
+  out.type = v.getUint8(at + F.type); out.side = v.getUint8(at + F.side); out.orderType = v.getUint8(at + F.orderType);
+  out.tif = v.getUint8(at + F.tif); out.stpAct = v.getUint8(at + F.stpAct); out.kind = v.getUint8(at + F.kind);
+  out.toKind = v.getUint8(at + F.toKind);
   const text = rec.text();
   out.text = typeof text === 'string' ? text : '';
   const record = rec.record();

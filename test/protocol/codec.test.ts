@@ -1,14 +1,14 @@
-import { Builder } from 'flatbuffers';
+import { Builder, ByteBuffer } from 'flatbuffers';
 import { describe, expect, it } from 'vitest';
 import { COMMAND_NUMERIC_FIELDS, Command, CommandType } from '../../src/core/command.js';
 import { InvariantError } from '../../src/core/invariant.js';
 import { Prng } from '../../src/core/prng.js';
 import {
-  decodeCommand, decodeHeader, decodeRecord, encodeCommand, encodeHeader, encodeRecord, encodeRecordInto,
+  COMMAND_FIELDS, decodeCommand, decodeHeader, decodeRecord, encodeCommand, encodeHeader, encodeRecord, encodeRecordInto,
 } from '../../src/protocol/codec.js';
 import type { JournalHeaderData } from '../../src/protocol/codec.js';
 import { randomCommand } from './random-command.js';
-import { Command as FbCommand } from '../../src/protocol/generated/command_generated.js';
+import { Command as FbCommand, CommandFields as FbCommandFields } from '../../src/protocol/generated/command_generated.js';
 import { JournalRecord as FbJournalRecord } from '../../src/protocol/generated/journal_generated.js';
 
 const plain = (c: Command): Record<string, unknown> => ({ ...c });
@@ -86,6 +86,39 @@ describe('command codec', () => {
     const b = new Command();
     decodeCommand(shared, b, 16);
     expect(plain(b)).toEqual(plain(a));
+  });
+
+  it('reads the CommandFields struct at the offsets the generated accessors use', () => {
+    const r = new Prng(21);
+    for (let i = 0; i < 200; i++) {
+      const a = randomCommand(r, new Command());
+      const bytes = encodeRecord(a);
+      const f = FbJournalRecord.getRootAsJournalRecord(new ByteBuffer(bytes)).fields(new FbCommandFields())!;
+      const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      const F = COMMAND_FIELDS;
+      for (const k of ['seq', 'time', 'uid', 'orderId', 'price', 'amount', 'iceberg', 'toUid'] as const) {
+        expect(view.getFloat64(f.bb_pos + F[k], true), k).toBe(f[k]());
+      }
+      for (const k of ['market', 'currency', 'sub', 'toSub'] as const) expect(view.getInt32(f.bb_pos + F[k], true), k).toBe(f[k]());
+      for (const k of ['type', 'side', 'orderType', 'tif', 'stpAct', 'kind', 'toKind'] as const) expect(view.getUint8(f.bb_pos + F[k]), k).toBe(f[k]());
+    }
+  });
+
+  it('decodes journal records at offsets of a shared buffer, through views that start inside another buffer', () => {
+    const r = new Prng(22);
+    const cmds = Array.from({ length: 50 }, () => randomCommand(r, new Command()));
+    const parts = cmds.map((c) => encodeRecord(c).slice());
+    const whole = new Uint8Array(new ArrayBuffer(parts.reduce((n, p) => n + p.length + 8, 24)));
+    const starts: number[] = [];
+    let at = 16;
+    for (const p of parts) { at += 8; starts.push(at - 16); whole.set(p, at); at += p.length; }
+    // A view that starts 16 bytes into the buffer, as a reader's chunk or a replicated batch can be.
+    const view = whole.subarray(16);
+    const b = new Command();
+    cmds.forEach((c, i) => {
+      expect(decodeRecord(view, b, starts[i])).toBe(true);
+      expect(plain(b)).toEqual(plain(c));
+    });
   });
 
   it('encodeRecordInto reports -1 when the destination is too small, else the same bytes as encodeRecord', () => {
