@@ -40,8 +40,6 @@ export class SimUserPushes extends PushObserver {
   /** The `result` JSON last published per watched user (or sent as the first push of its first page). */
   readonly #last = new Map<number, string>();
   readonly #dirty = new Set<number>();
-  /** Engine time of the latest command applied while some page watched. */
-  #timeUs = 0;
   #scheduled = false;
   readonly #flushNow = (): void => this.#flush();
 
@@ -74,8 +72,6 @@ export class SimUserPushes extends PushObserver {
 
   override onResult(code: ResultCode, cmd: Command, events: BookEvents): void {
     if (this.stopped || code !== ResultCode.Ok || !this.#out.active(SIM_USER_CHANNEL)) return;
-    // The state a flush renders is the one after this command: its time is the rendering's.
-    this.#timeUs = cmd.time;
     if (BROAD.has(cmd.type)) {
       for (const uid of this.#watched.keys()) this.#dirty.add(uid);
     } else {
@@ -101,7 +97,8 @@ export class SimUserPushes extends PushObserver {
 
   #flush(): void {
     this.#scheduled = false;
-    const t = this.#timeUs;
+    // Rendered at the engine clock's time, as GET /sim/users/{uid} and the first push are.
+    const t = this.#deps.gateway.clock.nowUs();
     for (const uid of this.#dirty) {
       const topic = this.#watched.get(uid);
       if (topic === undefined || this.stopped) continue;
