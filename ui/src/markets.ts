@@ -95,6 +95,13 @@ async function readDerivatives(): Promise<{ delivery: MarketRef[]; options: Mark
   return { delivery, options };
 }
 
+/** A channel's payload names at most this many markets (the server's limit per subscription). */
+const PER_SUBSCRIPTION = 100;
+
+/** `names` in payloads of at most PER_SUBSCRIPTION. */
+const chunks = (names: readonly string[]): string[][] =>
+  Array.from({ length: Math.ceil(names.length / PER_SUBSCRIPTION) }, (_, i) => names.slice(i * PER_SUBSCRIPTION, (i + 1) * PER_SUBSCRIPTION));
+
 /** Unsubscribers of the delivery and options ticker subscriptions (they follow the lists). */
 let derivativeTickers: (() => void)[] = [];
 
@@ -104,18 +111,20 @@ function subscribeTickers(refs: readonly MarketRef[]): (() => void)[] {
   for (const kind of ['futures', 'delivery', 'options'] as const) {
     for (const settle of new Set(refs.filter((r) => r.kind === kind).map((r) => r.settle))) {
       const names = refs.filter((r) => r.kind === kind && r.settle === settle).map((r) => r.name);
-      if (kind === 'options') {
-        offs.push(feed(optionsSocketUrl(settle)).subscribe('options.contract_tickers', names, (r, t) => {
-          const tk = r as Ticker;
-          if (typeof tk.name === 'string') putTickers([[`options/${tk.name}`, tk]], t);
+      for (const part of chunks(names)) {
+        if (kind === 'options') {
+          offs.push(feed(optionsSocketUrl(settle)).subscribe('options.contract_tickers', part, (r, t) => {
+            const tk = r as Ticker;
+            if (typeof tk.name === 'string') putTickers([[`options/${tk.name}`, tk]], t);
+          }));
+          continue;
+        }
+        const url = kind === 'futures' ? futuresSocketUrl(settle) : deliverySocketUrl(settle);
+        offs.push(feed(url).subscribe('futures.tickers', part, (r, t) => {
+          const all = Array.isArray(r) ? (r as Ticker[]) : [r as Ticker];
+          putTickers(all.filter((tk) => typeof tk.contract === 'string').map((tk) => [`${kind}/${settle}/${tk.contract}`, tk]), t);
         }));
-        continue;
       }
-      const url = kind === 'futures' ? futuresSocketUrl(settle) : deliverySocketUrl(settle);
-      offs.push(feed(url).subscribe('futures.tickers', names, (r, t) => {
-        const all = Array.isArray(r) ? (r as Ticker[]) : [r as Ticker];
-        putTickers(all.filter((tk) => typeof tk.contract === 'string').map((tk) => [`${kind}/${settle}/${tk.contract}`, tk]), t);
-      }));
     }
   }
   return offs;
@@ -173,8 +182,8 @@ async function start(): Promise<void> {
     const { delivery, options } = await readDerivatives();
     lastRefreshMs = Date.now();
     update({ loaded: true, spot, futures, delivery, options });
-    if (spot.length > 0) {
-      feed(spotSocketUrl).subscribe('spot.tickers', spot.map((m) => m.name), (r, t) => {
+    for (const part of chunks(spot.map((m) => m.name))) {
+      feed(spotSocketUrl).subscribe('spot.tickers', part, (r, t) => {
         const tk = r as Ticker;
         if (typeof tk.currency_pair === 'string') putTickers([[`spot/${tk.currency_pair}`, tk]], t);
       });

@@ -124,7 +124,7 @@ export class Feed {
     if (s === undefined) return;
     const code = typeof error.code === 'number' ? error.code : 0;
     const text = typeof error.message === 'string' ? error.message : '';
-    let label = `WS_ERROR_${code}`;
+    let label = `error ${code}`;
     let message = text;
     if (code === 4) {
       // Authentication failures carry the REST error object as JSON.
