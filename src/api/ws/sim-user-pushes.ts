@@ -3,8 +3,9 @@
  * (routes/sim-user-view.ts, what GET /sim/users/{uid} answers) whenever a command changed it.
  *
  * Which users a command concerns: its own user, a transfer's receiver, every user its book events name (orders
- * accepted, amended, filled on either side, finished), and every watched user after a command that moves figures of
- * many users at once (prices and index, funding, liquidation, deleveraging, delivery and options settlement, interest).
+ * accepted, amended, filled on either side, finished) — for the commands known to touch no one else (NAMED_ONLY) —
+ * and every watched user after any other command (prices, marks and index, funding, liquidation, deleveraging,
+ * delivery and options settlement, interest: figures of many users at once).
  * Those users are marked; once per turn of the event loop (setImmediate) each marked user's view is rendered from the
  * read model and published to `sim.user|<uid>` unless it equals the last one published there. So a burst of commands
  * costs one rendering per watched user, and what a page sees is always the state after every command applied so far.
@@ -26,10 +27,18 @@ import { PushObserver } from './push-observer.js';
 
 export const SIM_USER_CHANNEL = 'sim.user';
 
-/** Commands that can change the figures of users other than the ones they name. */
-const BROAD: ReadonlySet<number> = new Set<number>([
-  CommandType.FuturesSetPrices, CommandType.FuturesFunding, CommandType.FuturesLiquidate, CommandType.FuturesDeleverage,
-  CommandType.DeliverySettle, CommandType.OptionsSetIndex, CommandType.OptionsSettle, CommandType.UnifiedAccrue,
+/**
+ * Commands that change only the users they name (their own user, a transfer's receiver, the users of their book
+ * events). Any other command (prices, marks and index, funding, liquidation, deleveraging, settlement, interest, and any
+ * command type added later) may move many users' figures: it marks every watched user, and the comparison with the
+ * last push keeps the unchanged views unpublished.
+ */
+const NAMED_ONLY: ReadonlySet<number> = new Set<number>([
+  CommandType.PlaceOrder, CommandType.AmendOrder, CommandType.CancelOrder, CommandType.CancelAll, CommandType.Credit,
+  CommandType.Debit, CommandType.Transfer, CommandType.WithdrawHold, CommandType.WithdrawSettle, CommandType.WithdrawRelease,
+  CommandType.AddUser, CommandType.PutRecords, CommandType.UnifiedBorrow, CommandType.UnifiedRepay, CommandType.UnifiedSetMode,
+  CommandType.MarginBorrow, CommandType.MarginRepay, CommandType.FuturesSetLeverage, CommandType.FuturesUpdateMargin,
+  CommandType.FuturesSetRiskLimit, CommandType.FuturesSetDualMode,
 ]);
 
 export class SimUserPushes extends PushObserver {
@@ -72,7 +81,7 @@ export class SimUserPushes extends PushObserver {
 
   override onResult(code: ResultCode, cmd: Command, events: BookEvents): void {
     if (this.stopped || code !== ResultCode.Ok || !this.#out.active(SIM_USER_CHANNEL)) return;
-    if (BROAD.has(cmd.type)) {
+    if (!NAMED_ONLY.has(cmd.type)) {
       for (const uid of this.#watched.keys()) this.#dirty.add(uid);
     } else {
       this.#mark(cmd.uid);
