@@ -6,16 +6,15 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { SimClock } from '../../../src/core/clock.js';
 import { Command, CommandType } from '../../../src/core/command.js';
-import { AccountKind } from '../../../src/core/ledger/account-kinds.js';
 import { ResultCode } from '../../../src/core/result-code.js';
 import { InlineGateway } from '../../../src/engine/gateway.js';
 import type { ApiDeps } from '../../../src/api/deps.js';
 import { renderUserView, type UserView } from '../../../src/api/routes/sim-user-view.js';
 import type { Publisher } from '../../../src/api/ws/publisher.js';
 import { SimUserPushes } from '../../../src/api/ws/sim-user-pushes.js';
-import { parseCreateOrder } from '../../../src/gate/spot-order-request.js';
 import { definitionFromConfig } from '../../../src/sim/sim-config.js';
 import { TEST_CONFIG } from '../http-helpers.js';
+import { creditOn, placeOn } from './inline-commands.js';
 
 class Recorder implements Publisher {
   readonly subscribed = new Set<string>();
@@ -42,21 +41,8 @@ let pushes: SimUserPushes;
 const clock = new SimClock(Date.UTC(2026, 0, 1) * 1000);
 const turn = (): Promise<void> => new Promise((r) => setImmediate(r));
 
-function place(uid: number, side: string, amount: string, price: string): number {
-  const cmd = new Command();
-  expect(parseCreateOrder(gw.exchange, uid, { currency_pair: 'BTC_USDT', side, amount, price }, cmd)).toBe(ResultCode.Ok);
-  let id = 0;
-  gw.submit(cmd, (code, c) => { expect(code).toBe(ResultCode.Ok); id = c.orderId; });
-  return id;
-}
-
-function credit(uid: number, currency: string, amount: string): void {
-  const c = new Command();
-  c.type = CommandType.Credit; c.uid = uid; c.kind = AccountKind.Spot; c.currency = gw.exchange.currencyIndex(currency);
-  const units = gw.exchange.ledger.parse(currency, amount);
-  if (typeof units === 'bigint') c.text = units.toString(); else c.amount = units;
-  gw.submit(c, () => undefined);
-}
+const place = (uid: number, side: string, amount: string, price: string): number => placeOn(gw, uid, side, amount, price);
+const credit = (uid: number, currency: string, amount: string): void => creditOn(gw, uid, currency, amount);
 
 /** The USDT balance of a view. */
 const usdt = (v: UserView): string => v.spot.balances.find((b) => b.currency === 'USDT')!.available;
