@@ -26,6 +26,7 @@ import { MarketDataFeed } from './api/market-data/market-data-feed.js';
 import { spotMarketDataRoutes } from './api/routes/spot-market-data.js';
 import { registerFuturesWebSocket } from './api/ws/futures-ws.js';
 import { registerOptionsWebSocket } from './api/ws/options-ws.js';
+import { registerSimWebSocket } from './api/ws/sim-ws.js';
 import { createWsHost, type WsHost } from './api/ws/ws-host.js';
 import { registerSpotWebSocket, type WsOptions } from './api/ws/ws-server.js';
 import { MarketMaker } from './sim/market-maker.js';
@@ -183,12 +184,13 @@ export async function startSimulator(config: SimulatorConfig, options: StartOpti
         frameLimit: (typeof rl === 'object' ? rl.enabled === false : rl === false) ? { frames: Number.MAX_SAFE_INTEGER, windowMs: 1000 } : undefined,
         ...options.websocket,
       };
-      // Spot (/ws/v4/), futures (/v4/ws/fx/{settle}) and options (/v4/ws/options/{settle}) share one host: one output
-      // gate, one sweep.
+      // Spot (/ws/v4/), futures (/v4/ws/fx/{settle}), options (/v4/ws/options/{settle}) and the control plane's
+      // (/ws/sim) share one host: one output gate, one sweep.
       const host = wsHost = createWsHost(app, deps, ws);
       registerSpotWebSocket(app, deps, feed, ws, host);
       registerFuturesWebSocket(app, deps, ws, host);
       registerOptionsWebSocket(app, deps, ws, host);
+      registerSimWebSocket(app, deps, ws, host);
     }],
   });
   server.metrics.wsConnections = () => wsHost?.connections() ?? 0;

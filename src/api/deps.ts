@@ -22,6 +22,8 @@ export interface ApiDeps {
   readonly stpGroups: readonly StpGroupDefinition[];
   /** Control-plane token; '' for none (then loopback callers only). */
   readonly adminToken: string;
+  /** Whether a caller's address is X-Forwarded-For's first entry (a trusted reverse proxy in front) rather than the socket's. */
+  readonly trustProxy: boolean;
   /** The chain simulation: deposits, withdrawals, pushes, addresses (wallet and withdrawal routes). */
   readonly wallet: WalletSim;
   /** Price-triggered spot orders (REST routes, spot.priceorders pushes). */

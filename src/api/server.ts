@@ -210,7 +210,7 @@ export function createHttpHandler(options: ServerOptions): HttpHandler {
   const output = options.gateway.output;
   const deps = makeDeps({
     gateway: options.gateway, keys: options.keys, keyAdmin: new KeyAdmin(options.keys, options.apiKeys), simClock: options.simClock,
-    stpGroups: options.stpGroups ?? [], adminToken: options.adminToken ?? '',
+    stpGroups: options.stpGroups ?? [], adminToken: options.adminToken ?? '', trustProxy,
     wallet: options.wallet ?? new WalletSim(options.gateway, options.gateway.clock, resolveChains(options.gateway.exchange.definition.currencies, undefined)),
     priceTriggers: new PriceTriggers(options.gateway),
     orderRetentionUs: (options.cancelledOrderRetentionS ?? DEFAULT_ORDER_RETENTION_S) * 1_000_000,

@@ -1,11 +1,13 @@
 // GET /sim/users and /sim/users/{uid}: the control plane's read of users (what the dashboard shows). The answer of
 // /sim/users/{uid} is compared with the user's own signed Gate reads (spot accounts, open orders, futures accounts,
-// positions and open orders) after real trading; access follows the control plane's rule (a token when one is
-// set); bad uids answer their labels and change nothing.
+// positions and open orders; on the demo, delivery and options accounts, positions and open orders too) after real
+// trading; access follows the control plane's rule (a token when one is set); bad uids answer their labels and
+// change nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../src/main.js';
+import { validateConfig } from '../../src/sim/config-file.js';
 import { type Call, expectRejected, FUTURES_CONFIG, futuresCaller, type J, type Res, setMark } from './futures-helpers.js';
-import { plainFetch } from './http-helpers.js';
+import { plainFetch, signedFetch } from './http-helpers.js';
 
 let sim: Simulator;
 let call: Call;
@@ -92,6 +94,50 @@ describe('access', () => {
       }
     } finally {
       await guarded.close();
+    }
+  });
+});
+
+describe('GET /sim/users/{uid} on the demo: delivery and options', () => {
+  it('answers the delivery and options accounts, positions and open orders the user\'s own reads answer', async () => {
+    const demo = await startSimulator(validateConfig({ extends: 'demo', clock: { type: 'sim' }, engine: { runner: 'inline' } }), { host: '127.0.0.1', port: 0 });
+    try {
+      const port = demo.server.port;
+      const alice = async (method: string, path: string, body?: unknown, query = ''): Promise<{ status: number; body: unknown }> =>
+        signedFetch(port, { method, path: `/api/v4${path}`, query, key: 'demo-alice-key', secret: 'demo-alice-secret', body: body === undefined ? '' : JSON.stringify(body) });
+      const pub = async <T>(path: string): Promise<T> => (await plainFetch(port, `/api/v4${path}`)).body as T;
+      const contract = (await pub<{ name: string }[]>('/delivery/usdt/contracts'))[0]!.name;
+      const dbook = await pub<{ asks: { p: string }[]; bids: { p: string }[] }>(`/delivery/usdt/order_book?contract=${contract}&limit=1`);
+      const placed = (r: { status: number; body: unknown }): J => { expect(r.status, JSON.stringify(r.body)).toBe(201); return r.body as J; };
+      expect(placed(await alice('POST', '/delivery/usdt/orders', { contract, size: 2, price: dbook.asks[0]!.p, tif: 'ioc' })).finish_as).toBe('filled');
+      placed(await alice('POST', '/delivery/usdt/orders', { contract, size: 1, price: String(Math.floor(Number(dbook.bids[0]!.p) * 0.98)) }));
+      const option = (await pub<{ name: string }[]>('/options/contracts?underlying=BTC_USDT'))[0]!.name;
+      const obook = await pub<{ asks: { p: string }[]; bids: { p: string }[] }>(`/options/order_book?contract=${option}&limit=1`);
+      expect(placed(await alice('POST', '/options/orders', { contract: option, size: 1, price: obook.asks[0]!.p, tif: 'ioc' })).finish_as).toBe('filled');
+      placed(await alice('POST', '/options/orders', { contract: option, size: 1, price: String(Math.max(0.1, Math.floor(Number(obook.bids[0]!.p) * 0.5))) }));
+
+      const v = (await plainFetch(port, '/sim/users/10001')).body as { delivery: { settle: string; account: J; positions: J[]; open_orders: J[] }[];
+        options: { settle: string; account: J; positions: J[]; open_orders: J[] }[] };
+      expect(v.delivery.map((d) => d.settle)).toEqual(['usdt']);
+      const d = v.delivery[0]!;
+      expect(d.account).toEqual((await alice('GET', '/delivery/usdt/accounts')).body);
+      expect(d.positions).toEqual(((await alice('GET', '/delivery/usdt/positions')).body as J[]).filter((p) => p.size !== 0));
+      expect(d.positions).toHaveLength(1);
+      expect(d.positions[0]).toMatchObject({ contract, size: 2 });
+      expect(d.open_orders).toEqual((await alice('GET', '/delivery/usdt/orders', undefined, 'status=open')).body);
+      expect(d.open_orders).toHaveLength(1);
+      expect(v.options.map((o) => o.settle)).toEqual(['usdt']);
+      const o = v.options[0]!;
+      expect(o.account).toEqual((await alice('GET', '/options/accounts')).body);
+      expect(o.positions).toEqual((await alice('GET', '/options/positions')).body);
+      expect(o.positions).toHaveLength(1);
+      expect(o.positions[0]).toMatchObject({ contract: option, size: 1 });
+      expect(o.open_orders).toEqual((await alice('GET', '/options/orders', undefined, 'status=open')).body);
+      expect(o.open_orders).toHaveLength(1);
+      // Carol has no delivery or options account.
+      expect((await plainFetch(port, '/sim/users/10003')).body).toMatchObject({ delivery: [], options: [] });
+    } finally {
+      await demo.close();
     }
   });
 });

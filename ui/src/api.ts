@@ -1,10 +1,12 @@
 /**
  * Where the server is and how to ask it. Every address is derived from the page's own: the page is served at
- * `<base>/ui/`, so REST is `<base>/api/v4`, the control plane `<base>/sim` and the sockets `ws(s)://<host><base>/…`.
+ * `<base>/ui/`, so REST is `<base>/api/v4`, the control plane `<base>/sim` (and `<base>/ws/sim`) and the sockets
+ * `ws(s)://<host><base>/…`.
  * A reverse proxy that serves the simulator under a path prefix (or another host and port) keeps working.
  *
  * The control-plane token is typed in by the operator, kept in this tab's sessionStorage, and sent only in the
- * `X-Sim-Token` header of /sim/ requests: never in a URL, never logged.
+ * `X-Sim-Token` header of /sim/ requests and in the `auth` of `sim.user` subscriptions on `/ws/sim`: never in a URL,
+ * never logged.
  */
 
 /** The path before `/ui/` of this page ('' when the server is at the root). */
@@ -13,8 +15,14 @@ export const basePath: string = location.pathname.replace(/\/ui(\/.*)?$/, '');
 const wsOrigin = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}`;
 /** The spot WebSocket v4 endpoint. */
 export const spotSocketUrl = `${wsOrigin}${basePath}/ws/v4/`;
-/** The futures WebSocket endpoint of a settle currency (`usdt`, `btc`). */
+/** The perpetual futures WebSocket endpoint of a settle currency (`usdt`, `btc`). */
 export const futuresSocketUrl = (settle: string): string => `${wsOrigin}${basePath}/v4/ws/fx/${encodeURIComponent(settle)}`;
+/** The delivery futures WebSocket endpoint of a settle currency. */
+export const deliverySocketUrl = (settle: string): string => `${wsOrigin}${basePath}/v4/ws/delivery/${encodeURIComponent(settle)}`;
+/** The options WebSocket endpoint of a settle currency. */
+export const optionsSocketUrl = (settle: string): string => `${wsOrigin}${basePath}/v4/ws/options/${encodeURIComponent(settle)}`;
+/** The control plane's socket (a user's view, `sim.user`): subscriptions carry the token in their `auth`, never in the URL. */
+export const simSocketUrl = `${wsOrigin}${basePath}/ws/sim`;
 
 /** A refusal: the server's Gate label and message (or a network failure as `NETWORK_ERROR`). */
 export class ApiError extends Error {

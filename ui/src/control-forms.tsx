@@ -5,7 +5,7 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import { describeError, rest, sim } from './api';
-import type { MarketRef } from './markets';
+import { type MarketRef, noteEngineTime } from './markets';
 
 type Outcome = { ok: boolean; text: string } | undefined;
 
@@ -79,6 +79,8 @@ function ClockForm({ done }: { done: () => void }) {
   const [outcome, busy, run] = useAction(done);
   const move = (body: Record<string, number>): void => run(async () => {
     const r = await sim<{ now_ms: number }>('POST', '/sim/clock', body);
+    // The engine's new time: delivery contracts and options it passed the expiry of leave the market list.
+    noteEngineTime(r.now_ms);
     return `clock at ${new Date(r.now_ms).toISOString()} (${r.now_ms} ms)`;
   });
   const num = (v: string): number => (/^[0-9]+$/.test(v.trim()) ? Number(v.trim()) : Number.NaN);
@@ -123,7 +125,7 @@ function IndexPriceForm({ contracts, done }: { contracts: readonly MarketRef[]; 
   );
 }
 
-/** The three forms; `done` is called after each success (the views re-read what it changed). */
+/** The three forms; `done` is called after each success (the user list is read again; the user's figures are pushed). */
 export function ControlForms({ uid, contracts, done }: { uid: number; contracts: readonly MarketRef[]; done: () => void }) {
   return (
     <div class="forms">

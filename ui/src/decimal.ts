@@ -34,3 +34,10 @@ export function formatDec(d: Dec): string {
   const frac = digits.slice(digits.length - d.scale).replace(/0+$/, '');
   return `${neg ? '-' : ''}${int}${frac === '' ? '' : `.${frac}`}`;
 }
+
+/** A fraction as a percentage, exactly: `"0.6123"` → `"61.23"`; '' for anything that is not a decimal. */
+export function percent(s: string): string {
+  if (!/^-?[0-9]+(\.[0-9]+)?$/.test(s.trim())) return '';
+  const d = parseDec(s);
+  return d.scale >= 2 ? formatDec({ units: d.units, scale: d.scale - 2 }) : formatDec({ units: d.units * 10n ** BigInt(2 - d.scale), scale: 0 });
+}

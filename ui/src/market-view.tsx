@@ -1,13 +1,14 @@
 /**
  * One market: its ticker, a depth chart, the order book (20 levels a side) and recent trades. The book comes from
- * `spot.order_book` (a snapshot every 100 ms) or `futures.order_book` (on every change); trades start from the
- * REST list and then arrive on `spot.trades` / `futures.trades`.
+ * `spot.order_book` (a snapshot every 100 ms), `futures.order_book` (perpetual and delivery sockets) or
+ * `options.order_book` (on every change); trades start from the REST list and then arrive on `spot.trades`,
+ * `futures.trades` or `options.trades`.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { describeError, futuresSocketUrl, rest, spotSocketUrl } from './api';
-import { addDec, formatDec, parseDec, subDec, ZERO } from './decimal';
+import { deliverySocketUrl, describeError, futuresSocketUrl, optionsSocketUrl, rest, spotSocketUrl } from './api';
+import { addDec, formatDec, parseDec, percent, subDec, ZERO } from './decimal';
 import { drawDepth, type Level } from './depth-chart';
-import { type MarketRef, noteEngineTime, type Ticker } from './markets';
+import { type MarketRef, noteEngineTime, optionParts, type Ticker } from './markets';
 import { feed } from './socket';
 
 const LEVELS = 20;
@@ -22,7 +23,8 @@ function spotTrade(t: Record<string, unknown>): Trade {
   return { id: String(t.id), timeMs: Number(t.create_time_ms), side: t.side === 'sell' ? 'sell' : 'buy', price: String(t.price), amount: String(t.amount) };
 }
 
-function futuresTrade(t: Record<string, unknown>): Trade {
+/** A contract's trade (futures, delivery, options; REST or pushed): size signed by the taker's side. */
+function contractTrade(t: Record<string, unknown>): Trade {
   const size = String(t.size);
   return {
     id: String(t.id), timeMs: Number(t.create_time_ms ?? Number(t.create_time) * 1000), side: size.startsWith('-') ? 'sell' : 'buy',
@@ -30,8 +32,53 @@ function futuresTrade(t: Record<string, unknown>): Trade {
   };
 }
 
-const futuresLevels = (v: unknown): Level[] => (Array.isArray(v) ? v : []).map((l: { p: unknown; s: unknown }) => [String(l.p), String(l.s)] as const);
+const contractLevels = (v: unknown): Level[] => (Array.isArray(v) ? v : []).map((l: { p: unknown; s: unknown }) => [String(l.p), String(l.s)] as const);
 const spotLevels = (v: unknown): Level[] => (Array.isArray(v) ? v : []).map((l: unknown[]) => [String(l[0]), String(l[1])] as const);
+
+/** Where a market's book and trades come from. */
+interface Source {
+  readonly socket: string;
+  readonly book: readonly [string, readonly string[]];
+  /** The book of a push, or undefined when it is another market's. */
+  readonly bookOf: (r: unknown) => Book | undefined;
+  readonly trades: readonly [string, readonly string[]];
+  /** This market's trades of a push. */
+  readonly tradesOf: (r: unknown) => Trade[];
+  readonly restTrades: string;
+  readonly restTrade: (t: Record<string, unknown>) => Trade;
+}
+
+function sourceOf(m: MarketRef): Source {
+  const name = encodeURIComponent(m.name);
+  if (m.kind === 'spot') {
+    return {
+      socket: spotSocketUrl,
+      book: ['spot.order_book', [m.name, String(LEVELS), '100ms']],
+      bookOf: (r) => {
+        const b = r as { s?: unknown; bids?: unknown; asks?: unknown };
+        return b.s === m.name ? { bids: spotLevels(b.bids), asks: spotLevels(b.asks) } : undefined;
+      },
+      trades: ['spot.trades', [m.name]],
+      tradesOf: (r) => ((r as Record<string, unknown>).currency_pair === m.name ? [spotTrade(r as Record<string, unknown>)] : []),
+      restTrades: `/spot/trades?currency_pair=${name}&limit=${TRADES}`,
+      restTrade: spotTrade,
+    };
+  }
+  const options = m.kind === 'options';
+  const prefix = options ? 'options' : 'futures';
+  return {
+    socket: options ? optionsSocketUrl(m.settle) : m.kind === 'delivery' ? deliverySocketUrl(m.settle) : futuresSocketUrl(m.settle),
+    book: [`${prefix}.order_book`, [m.name, String(LEVELS), '0']],
+    bookOf: (r) => {
+      const b = r as { contract?: unknown; bids?: unknown; asks?: unknown };
+      return b.contract === m.name ? { bids: contractLevels(b.bids), asks: contractLevels(b.asks) } : undefined;
+    },
+    trades: [`${prefix}.trades`, [m.name]],
+    tradesOf: (r) => (Array.isArray(r) ? (r as Record<string, unknown>[]) : []).filter((x) => x.contract === m.name).map(contractTrade),
+    restTrades: options ? `/options/trades?contract=${name}&limit=${TRADES}` : `/${m.kind}/${m.settle}/trades?contract=${name}&limit=${TRADES}`,
+    restTrade: contractTrade,
+  };
+}
 
 /** The book and trades of `m`, live. */
 function useMarketData(m: MarketRef): { book: Book | undefined; trades: readonly Trade[]; error: string } {
@@ -49,34 +96,19 @@ function useMarketData(m: MarketRef): { book: Book | undefined; trades: readonly
       for (const t of fresh) seen.add(t.id);
       if (fresh.length > 0) setTrades((old) => [...fresh, ...old].sort((x, y) => y.timeMs - x.timeMs).slice(0, TRADES));
     };
-    const spot = m.kind === 'spot';
-    const socket = feed(spot ? spotSocketUrl : futuresSocketUrl(m.settle));
-    const offBook = spot
-      ? socket.subscribe('spot.order_book', [m.name, String(LEVELS), '100ms'], (r, t) => {
-        const b = r as { s?: unknown; bids?: unknown; asks?: unknown };
-        if (b.s !== m.name) return;
-        setBook({ bids: spotLevels(b.bids), asks: spotLevels(b.asks) });
-        noteEngineTime(t);
-      })
-      : socket.subscribe('futures.order_book', [m.name, String(LEVELS), '0'], (r, t) => {
-        const b = r as { contract?: unknown; bids?: unknown; asks?: unknown };
-        if (b.contract !== m.name) return;
-        setBook({ bids: futuresLevels(b.bids), asks: futuresLevels(b.asks) });
-        noteEngineTime(t);
-      });
-    const offTrades = spot
-      ? socket.subscribe('spot.trades', [m.name], (r, t) => {
-        const x = r as Record<string, unknown>;
-        if (x.currency_pair === m.name) add([spotTrade(x)]);
-        noteEngineTime(t);
-      })
-      : socket.subscribe('futures.trades', [m.name], (r, t) => {
-        add((Array.isArray(r) ? (r as Record<string, unknown>[]) : []).filter((x) => x.contract === m.name).map(futuresTrade));
-        noteEngineTime(t);
-      });
-    const path = spot ? `/spot/trades?currency_pair=${encodeURIComponent(m.name)}&limit=${TRADES}`
-      : `/futures/${m.settle}/trades?contract=${encodeURIComponent(m.name)}&limit=${TRADES}`;
-    rest<Record<string, unknown>[]>(path).then((list) => { if (live) add(list.map(spot ? spotTrade : futuresTrade)); },
+    const src = sourceOf(m);
+    const socket = feed(src.socket);
+    const offBook = socket.subscribe(src.book[0], src.book[1], (r, t) => {
+      const b = src.bookOf(r);
+      if (b === undefined) return;
+      setBook(b);
+      noteEngineTime(t);
+    });
+    const offTrades = socket.subscribe(src.trades[0], src.trades[1], (r, t) => {
+      add(src.tradesOf(r));
+      noteEngineTime(t);
+    });
+    rest<Record<string, unknown>[]>(src.restTrades).then((list) => { if (live) add(list.map(src.restTrade)); },
       (e: unknown) => { if (live) setError(describeError(e)); });
     return () => { live = false; offBook(); offTrades(); };
   }, [m.kind, m.name, m.settle]);
@@ -137,13 +169,49 @@ function Trades({ trades, unit }: { trades: readonly Trade[]; unit: string }) {
   );
 }
 
-/** The ticker line of a market. */
+const utc = (ms: number): string => (ms > 0 ? `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC` : '');
+
+/** What the heading says of a market's kind. */
+function kindText(m: MarketRef): string {
+  switch (m.kind) {
+    case 'spot': return 'spot';
+    case 'futures': return `perpetual · ${m.settle.toUpperCase()}`;
+    case 'delivery': return `delivery · ${m.settle.toUpperCase()}${m.expiresMs > 0 ? ` · settles ${utc(m.expiresMs)}` : ''}`;
+    case 'options': {
+      const o = optionParts(m.name);
+      return `${o.call ? 'call' : 'put'} option · strike ${o.strike} · ${o.underlying}${m.expiresMs > 0 ? ` · expires ${utc(m.expiresMs)}` : ''}`;
+    }
+  }
+}
+
+/** The ticker line of a market: spot and futures tickers; for options the mark price, IV and greeks. */
 function TickerLine({ m, t }: { m: MarketRef; t: Ticker | undefined }) {
+  const figure = (label: string, v: string | undefined, id?: string) => (v === undefined || v === ''
+    ? null : <span class="figure" data-testid={id}><em>{label}</em> {v}</span>);
+  const heading = <h2>{m.name}<small>{kindText(m)}</small></h2>;
+  if (m.kind === 'options') {
+    const iv = (v: string | undefined): string => (v === undefined ? '' : `${percent(v)} %`);
+    return (
+      <div class="ticker-line" data-testid="ticker">
+        {heading}
+        <span class="last" data-testid="mark" title="mark price">{t?.mark_price ?? '—'}</span>
+        <span class="muted">mark</span>
+        {t?.last_price !== '0' && figure('last', t?.last_price, 'last')}
+        {figure('index', t?.index_price)}
+        {figure('bid', t?.bid1_price)}
+        {figure('ask', t?.ask1_price)}
+        {figure('mark IV', iv(t?.mark_iv), 'mark-iv')}
+        {figure('delta', t?.delta, 'delta')}
+        {figure('gamma', t?.gamma)}
+        {figure('vega', t?.vega)}
+        {figure('theta', t?.theta)}
+      </div>
+    );
+  }
   const change = t?.change_percentage ?? '';
-  const figure = (label: string, v: string | undefined) => (v === undefined || v === '' ? null : <span class="figure"><em>{label}</em> {v}</span>);
   return (
     <div class="ticker-line" data-testid="ticker">
-      <h2>{m.name}<small>{m.kind === 'spot' ? 'spot' : `perpetual · ${m.settle.toUpperCase()}`}</small></h2>
+      {heading}
       <span class="last" data-testid="last">{t?.last || '—'}</span>
       {change !== '' && <span class={change.startsWith('-') ? 'down' : 'up'}>{change.startsWith('-') ? '' : '+'}{change} %</span>}
       {figure('bid', t?.highest_bid)}
@@ -151,8 +219,8 @@ function TickerLine({ m, t }: { m: MarketRef; t: Ticker | undefined }) {
       {figure('24h high', t?.high_24h)}
       {figure('24h low', t?.low_24h)}
       {m.kind === 'spot' ? figure('24h vol', t?.base_volume) : figure('24h vol', t?.volume_24h)}
-      {m.kind === 'futures' && figure('mark', t?.mark_price)}
-      {m.kind === 'futures' && figure('index', t?.index_price)}
+      {m.kind !== 'spot' && figure('mark', t?.mark_price, 'mark')}
+      {m.kind !== 'spot' && figure('index', t?.index_price)}
       {m.kind === 'futures' && figure('funding', t?.funding_rate)}
     </div>
   );

@@ -3,7 +3,8 @@
  *
  * Client → server (subscriptions, pings):
  *   {"id": 1, "time": <s>, "channel": "spot.trades", "event": "subscribe"|"unsubscribe", "payload": [...],
- *    "auth": {"method": "api_key", "KEY": "...", "SIGN": "..."}}     (auth on private channels only)
+ *    "auth": {"method": "api_key", "KEY": "...", "SIGN": "..."}}     (auth on private channels only;
+ *                                                                      /ws/sim: {"method": "sim_token", "token": "..."})
  *   {"time": <s>, "channel": "spot.ping"}                             (answered with spot.pong)
  * Client → server (order entry): event "api" with payload {req_id, timestamp, api_key, signature, req_param}.
  *
@@ -24,11 +25,16 @@ export interface ConnectionInfo {
   readonly connId: string;
 }
 
-/** The `auth` object of a private subscription. */
+/**
+ * The `auth` object of a private subscription: Gate's `{method: "api_key", KEY, SIGN}`, or the control plane's
+ * `{method: "sim_token", token}` on `/ws/sim` (then KEY and SIGN are '').
+ */
 export interface SubscriptionAuth {
   readonly method: string;
   readonly KEY: string;
   readonly SIGN: string;
+  /** The control-plane token of a `sim_token` auth; undefined otherwise. */
+  readonly token?: string | undefined;
 }
 
 /** A well-formed client frame (fields checked for type only; channel semantics are checked later). */
@@ -75,8 +81,13 @@ export function parseFrame(text: string): Parsed {
   let auth: SubscriptionAuth | undefined;
   if (json.auth !== undefined && json.auth !== null) {
     const a = json.auth;
-    if (!isObject(a) || typeof a.KEY !== 'string' || typeof a.SIGN !== 'string') return fail('auth must be {method, KEY, SIGN}');
-    auth = { method: typeof a.method === 'string' ? a.method : '', KEY: a.KEY, SIGN: a.SIGN };
+    if (isObject(a) && a.method === 'sim_token') {
+      if (typeof a.token !== 'string') return fail('auth must be {method: "sim_token", token}');
+      auth = { method: a.method, KEY: '', SIGN: '', token: a.token };
+    } else {
+      if (!isObject(a) || typeof a.KEY !== 'string' || typeof a.SIGN !== 'string') return fail('auth must be {method, KEY, SIGN}');
+      auth = { method: typeof a.method === 'string' ? a.method : '', KEY: a.KEY, SIGN: a.SIGN };
+    }
   }
   return { ok: true, req: { id, time: time ?? 0, channel, event, payload: json.payload, auth } };
 }
@@ -110,6 +121,11 @@ export function pongFrame(conn: ConnectionInfo, req: WsRequest, nowUs: number, c
   return JSON.stringify({
     time: seconds(nowUs), time_ms: millis(nowUs), id: req.id, conn_id: conn.connId, channel, event: '', result: null,
   });
+}
+
+/** An update push whose `result` is already JSON text (`resultJson`): the same bytes as updateFrame of its value. */
+export function updateFrameOfJson(channel: string, resultJson: string, nowUs: number): string {
+  return `{"time":${seconds(nowUs)},"time_ms":${millis(nowUs)},"channel":${JSON.stringify(channel)},"event":"update","result":${resultJson}}`;
 }
 
 /** An update push (one JSON text shared by every subscriber of a topic); `event` "all" for a full snapshot. */

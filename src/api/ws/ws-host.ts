@@ -1,13 +1,14 @@
 /**
  * The connection machinery every WebSocket v4 endpoint shares (spot at `/ws/v4/`, perpetual futures at
- * `/v4/ws/fx/{settle}`, delivery at `/v4/ws/delivery/{settle}`, options at `/v4/ws/options/{settle}`), over one
- * uWebSockets.js app: the output gate, per-connection frame limits, parsing,
+ * `/v4/ws/fx/{settle}`, delivery at `/v4/ws/delivery/{settle}`, options at `/v4/ws/options/{settle}`, the control
+ * plane's at `/ws/sim`), over one uWebSockets.js app: the output gate, per-connection frame limits, parsing,
  * pings, the subscribe / unsubscribe flow with its first pushes, slow-consumer cut-off and keepalive. An
  * endpoint supplies a WsProtocol: its paths, its channels (resolution of a payload into topics), its first
  * pushes and, optionally, order entry (event "api").
  *
  * Per frame: the per-connection frame limit → parse (envelope.ts) → `<prefix>.ping` → pong; event "api" →
- * the protocol's `api`; subscribe / unsubscribe → authentication for private channels (ws-auth.ts) → payload →
+ * the protocol's `api`; subscribe / unsubscribe → authentication for private channels (ws-auth.ts, or the
+ * protocol's own `authorize`: the control-plane token) → payload →
  * topics → acknowledgement, then, per topic, the subscription and the channel's first push to this socket alone
  * (`firstFrame`), subscribed and rendered in one synchronous step so that later pushes continue from exactly that
  * state. Anything malformed gets an error reply on that connection and changes nothing else.
@@ -19,6 +20,7 @@
  * Keepalive: protocol pings are answered by uWebSockets.js; the server pings idle sockets itself.
  */
 import type { HttpRequest, HttpResponse, TemplatedApp, us_socket_context_t, WebSocket, WebSocketBehavior } from 'uWebSockets.js';
+import { ResultCode } from '../../core/result-code.js';
 import { gateError } from '../../gate/error-catalogue.js';
 import type { ApiDeps } from '../deps.js';
 import type { PermGroup } from '../auth/key-store.js';
@@ -53,6 +55,8 @@ export interface WsOptions {
 
 /** Per-connection state. */
 export interface Conn extends ApiSession {
+  /** The upgrade request's X-Forwarded-For ('' without one): the caller's address behind a trusted proxy. */
+  readonly forwardedFor: string;
   readonly topics: Set<string>;
   windowStart: number;
   frames: number;
@@ -72,6 +76,11 @@ export interface WsProtocol<T> {
   readonly prefix: string;
   /** The key permission a private subscription needs (read access suffices); default `spot`. */
   readonly group?: PermGroup | undefined;
+  /**
+   * Checks a private subscription itself instead of Gate's key signature (the control plane's token on `/ws/sim`):
+   * Ok admits it (its `uid` is then 0: the payload names the users); another code refuses it with that code's label.
+   */
+  authorize?(req: WsRequest, c: Conn): ResultCode;
   isChannel(channel: string): boolean;
   isPrivate(channel: string): boolean;
   /** The topics of a (channel-checked) subscription; `uid` is the authenticated user of a private one (else 0). */
@@ -164,7 +173,13 @@ export function createWsHost(app: TemplatedApp, deps: ApiDeps, options: WsOption
       const err = (code: WsErrorCode, message: string): void => send(ws, c, errorFrame(c, req, code, message, nowUs()));
       if (!p.isChannel(channel)) return err(WsErrorCode.BadRequest, `unknown channel: ${channel}`);
       let uid = 0;
-      if (p.isPrivate(channel)) {
+      if (p.isPrivate(channel) && p.authorize !== undefined) {
+        const code = p.authorize(req, c);
+        if (code !== ResultCode.Ok) {
+          const e = gateError(code);
+          return err(WsErrorCode.AuthFailed, authErrorMessage(e.label, e.message));
+        }
+      } else if (p.isPrivate(channel)) {
         const a = verifySubscription(authContext(c), req.auth, channel, req.event, req.time, p.group);
         if (a.key === undefined) {
           const e = gateError(a.code);
@@ -238,7 +253,7 @@ export function createWsHost(app: TemplatedApp, deps: ApiDeps, options: WsOption
       upgrade: (res: HttpResponse, req: HttpRequest, context: us_socket_context_t) => {
         const ip = Buffer.from(res.getRemoteAddressAsText()).toString().replace(/^::ffff:/, '');
         const connId = `${process.pid.toString(16)}${(++connCounter).toString(16).padStart(8, '0')}`;
-        const data: Conn = { connId, ip, uid: 0, apiKey: '', topics: new Set(), windowStart: 0, frames: 0, open: true };
+        const data: Conn = { connId, ip, forwardedFor: req.getHeader('x-forwarded-for'), uid: 0, apiKey: '', topics: new Set(), windowStart: 0, frames: 0, open: true };
         res.upgrade(data, req.getHeader('sec-websocket-key'), req.getHeader('sec-websocket-protocol'),
           req.getHeader('sec-websocket-extensions'), context);
       },

@@ -1,7 +1,7 @@
 // Gate's WebSocket envelope and the channel table: frame parsing, replies, and subscription payloads → topics.
 import { describe, expect, it } from 'vitest';
 import { resolveSubscription, topicOf } from '../../../src/api/ws/channels.js';
-import { ackFrame, errorFrame, parseFrame, pongFrame, updateFrame, WsErrorCode } from '../../../src/api/ws/envelope.js';
+import { ackFrame, errorFrame, parseFrame, pongFrame, updateFrame, updateFrameOfJson, WsErrorCode } from '../../../src/api/ws/envelope.js';
 
 const conn = { connId: 'c1' };
 const NOW = 1_700_000_000_123_456;
@@ -25,8 +25,14 @@ describe('parseFrame', () => {
     ['{"channel":"spot.trades","event":1}', 'event must be a string'],
     ['{"channel":"spot.trades","time":"x"}', 'time must be a number of seconds'],
     ['{"channel":"spot.orders","auth":{"KEY":1}}', 'auth must be {method, KEY, SIGN}'],
+    ['{"channel":"sim.user","auth":{"method":"sim_token","token":5}}', 'auth must be {method: "sim_token", token}'],
   ])('rejects %s with code 1', (text, message) => {
     expect(parseFrame(text)).toMatchObject({ ok: false, code: WsErrorCode.BadRequest, message });
+  });
+
+  it('takes the control plane\'s token auth ({method: "sim_token", token}) with empty KEY and SIGN', () => {
+    expect(parseFrame(JSON.stringify({ channel: 'sim.user', event: 'subscribe', payload: ['1'], auth: { method: 'sim_token', token: 't0k' } })))
+      .toMatchObject({ ok: true, req: { auth: { method: 'sim_token', KEY: '', SIGN: '', token: 't0k' } } });
   });
 
   it('echoes only a sane id', () => {
@@ -52,6 +58,8 @@ describe('server frames', () => {
     expect(JSON.parse(pongFrame(conn, { ...req, channel: 'spot.ping', event: '' }, NOW))).toMatchObject({ channel: 'spot.pong', event: '', result: null });
     expect(JSON.parse(updateFrame('spot.trades', { id: 1 }, NOW))).toEqual({ time: 1700000000, time_ms: 1700000000123, channel: 'spot.trades',
       event: 'update', result: { id: 1 } });
+    const result = { uid: 7, spot: { balances: [{ currency: 'USDT', available: '1.5' }] }, note: 'a "quoted" \\ text' };
+    expect(updateFrameOfJson('sim.user', JSON.stringify(result), NOW)).toBe(updateFrame('sim.user', result, NOW));
   });
 });
 

@@ -2,16 +2,13 @@
 // order, on which topic — and nothing for topics without subscribers.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { SimClock } from '../../../src/core/clock.js';
-import { Command, CommandType } from '../../../src/core/command.js';
-import { AccountKind } from '../../../src/core/ledger/account-kinds.js';
-import { ResultCode } from '../../../src/core/result-code.js';
 import { InlineGateway } from '../../../src/engine/gateway.js';
 import { MarketDataFeed } from '../../../src/api/market-data/market-data-feed.js';
-import { parseCreateOrder } from '../../../src/gate/spot-order-request.js';
 import { PushFeed } from '../../../src/api/ws/push-feed.js';
 import type { Publisher } from '../../../src/api/ws/publisher.js';
 import { definitionFromConfig } from '../../../src/sim/sim-config.js';
 import { TEST_CONFIG } from '../http-helpers.js';
+import { creditOn, placeOn } from './inline-commands.js';
 
 class Recorder implements Publisher {
   readonly subscribed = new Set<string>();
@@ -36,22 +33,8 @@ let out: Recorder;
 let push: PushFeed;
 const clock = new SimClock(Date.UTC(2026, 0, 1) * 1000);
 
-function place(uid: number, side: string, amount: string, price: string): number {
-  const cmd = new Command();
-  expect(parseCreateOrder(gw.exchange, uid, { currency_pair: 'BTC_USDT', side, amount, price }, cmd)).toBe(ResultCode.Ok);
-  let id = 0;
-  gw.submit(cmd, (code, c) => { expect(code).toBe(ResultCode.Ok); id = c.orderId; });
-  return id;
-}
-
-/** Credits `amount` of `currency` to `uid`'s spot account (a wide currency's amount goes as text). */
-function credit(uid: number, currency: string, amount: string): void {
-  const c = new Command();
-  c.type = CommandType.Credit; c.uid = uid; c.kind = AccountKind.Spot; c.currency = gw.exchange.currencyIndex(currency);
-  const units = gw.exchange.ledger.parse(currency, amount);
-  if (typeof units === 'bigint') c.text = units.toString(); else c.amount = units;
-  gw.submit(c, () => undefined);
-}
+const place = (uid: number, side: string, amount: string, price: string): number => placeOn(gw, uid, side, amount, price);
+const credit = (uid: number, currency: string, amount: string): void => creditOn(gw, uid, currency, amount);
 
 beforeEach(() => {
   const { definition, balances } = definitionFromConfig(TEST_CONFIG);
