@@ -79,7 +79,7 @@ function optionsAccounts(e: Exchange, uid: number, nowUs: number): DerivativesVi
       const ci = S.contractOf(O.market[r]!);
       return ci >= 0 && S.settleCur[S.contracts[ci]!.u] === cur;
     }).reverse().map((r) => renderOptionOrder(e, r));
-    return [{ settle: code.toLowerCase(), account: renderOptionsAccount(e, uid, code, nowUs), positions, open_orders: orders }];
+    return [{ settle: code.toLowerCase(), account: renderOptionsAccount(e, uid, code), positions, open_orders: orders }];
   });
 }
 
