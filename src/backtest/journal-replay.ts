@@ -8,29 +8,28 @@
  * after seq 1 (older segments were pruned), the replay starts from the newest snapshot that covers the gap
  * (in `<file>.snapshots/`, or in the directory) and replays the records after it.
  *
- * Reading is streamed in 4 MiB chunks per segment, the next read in flight while one is replayed (never a
- * whole file); each frame's CRC-32 is checked; a torn or corrupt tail of the last segment ends the replay at
- * the last whole record (reported, as recovery does), a defect or a gap elsewhere is an error. Per record:
- * one CRC pass, one FlatBuffers decode into a reused Command, one engine step; no allocation except order
- * labels (and a group's records, held until the group is whole).
+ * Reading is streamed (never a whole file), through a decode worker for large segments (engine/journal/
+ * pipelined-reader.ts: this thread only applies); each frame's CRC-32 is checked; a torn or corrupt tail of the
+ * last segment ends the replay at the last whole record (reported, as recovery does), a defect or a gap
+ * elsewhere is an error. Per record: one CRC pass and one FlatBuffers decode (on the worker for large
+ * segments), one engine step; no allocation except order labels (and a group's records, held until the group is
+ * whole).
  */
-import { open, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { type Command, CommandType } from '../core/command.js';
+import { CommandType } from '../core/command.js';
 import type { ExchangeDefinition } from '../core/exchange/exchange-definition.js';
 import { ResultCode } from '../core/result-code.js';
 import { SimClock } from '../core/clock.js';
 import { InlineEngine } from '../engine/inline-engine.js';
 import { JournalFormatError } from '../engine/journal/format.js';
-import { readFileStart, RecordScanner } from '../engine/journal/reader.js';
+import { readJournalAuto } from '../engine/journal/pipelined-reader.js';
 import { listSegments, type Segment, segmentsIn } from '../engine/journal/segments.js';
 import { restoreEngine } from '../engine/snapshot/capture.js';
 import { listSnapshots, readSnapshotFile } from '../engine/snapshot/snapshot-file.js';
 import type { Progress } from './progress.js';
 import { makeReport, type ReplayReport } from './report.js';
-
-const CHUNK = 4 << 20;
 
 const TYPE_NAMES: Readonly<Record<number, string>> = {
   [CommandType.PlaceOrder]: 'place', [CommandType.AmendOrder]: 'amend', [CommandType.CancelOrder]: 'cancel',
@@ -100,7 +99,7 @@ export async function replayJournal(path: string, progressSink?: Progress, optio
     if (lastSeq < until && seg.firstSeq !== lastSeq + 1 && !(lastSeq === after && seg.firstSeq <= after + 1)) {
       throw new JournalFormatError(`${seg.path}: starts at seq ${seg.firstSeq}, but what came before ends at ${lastSeq} (a segment is missing)`);
     }
-    const r = await replaySegment(seg.path, (c) => {
+    const r = await readJournalAuto(seg.path, (c, end) => {
       if (c.seq <= after || c.seq > until) return;
       if (c.seq !== lastSeq + 1) throw new JournalFormatError(`${seg.path}: record seq ${c.seq} where ${lastSeq + 1} was expected`);
       if (firstTime < 0) firstTime = c.time;
@@ -109,12 +108,13 @@ export async function replayJournal(path: string, progressSink?: Progress, optio
       lastSeq = c.seq;
       lastTime = c.time;
       records++;
-    }, (fileFraction) => progress?.tick(records, () => (doneBytes + fileFraction) / Math.max(1, totalBytes)));
+      progress?.tick(records, () => (doneBytes + end) / Math.max(1, totalBytes));
+    });
     if (r.reason !== undefined && i < segments.length - 1) {
       throw new JournalFormatError(`${seg.path}: damaged at byte ${r.validBytes} (${r.reason}) though later segments follow it`);
     }
     doneBytes += r.fileBytes;
-    last = r;
+    last = { validBytes: r.validBytes, fileBytes: r.fileBytes, reason: r.reason };
   }
   const wallMs = performance.now() - t0;
   progress?.done(records);
@@ -140,58 +140,4 @@ export async function replayJournal(path: string, progressSink?: Progress, optio
     open_orders: engine.exchange.orders.openCount,
   };
   return { engine, report: makeReport('journal', records, stateHash, result, wallMs) };
-}
-
-/**
- * Streams one segment's records to `apply` with two read buffers (the next chunk is read while this one is
- * applied: the engine never waits on disk). Reports the valid prefix.
- */
-async function replaySegment(path: string, apply: (c: Command) => void, tick: (fileFraction: number) => void):
-  Promise<{ validBytes: number; fileBytes: number; reason: string | undefined }> {
-  const fh = await open(path, 'r');
-  try {
-    const fileBytes = (await fh.stat()).size;
-    const { end } = await readFileStart(fh, path);
-    const reads = [new Uint8Array(CHUNK), new Uint8Array(CHUNK)];
-    const readInto = (b: Uint8Array, at: number): Promise<number> =>
-      at >= fileBytes ? Promise.resolve(0) : fh.read(b, 0, Math.min(b.length, fileBytes - at), at).then((r) => r.bytesRead);
-    let buf = new Uint8Array(2 * CHUNK);
-    let have = 0;
-    let pos = 0;
-    let filePos = end;
-    let which = 0;
-    let consumed = end;
-    const scanner = new RecordScanner(end);
-    const onCommand = (c: Command): void => {
-      apply(c);
-      tick(consumed + pos);
-    };
-    let pending = readInto(reads[0]!, filePos);
-    for (;;) {
-      const n = await pending;
-      const chunk = reads[which]!;
-      filePos += n;
-      which ^= 1;
-      pending = readInto(reads[which]!, filePos);
-      if (n === 0) { if (have > 0 && scanner.reason === undefined) scanner.reason = 'torn'; break; }
-      if (have + n > buf.length) {
-        const bigger = new Uint8Array(have + n);
-        bigger.set(buf.subarray(0, have));
-        buf = bigger;
-      }
-      buf.set(chunk.subarray(0, n), have);
-      have += n;
-      pos = scanner.scan(buf, pos, have, consumed, onCommand);
-      if (scanner.reason !== undefined) break;
-      consumed += pos;
-      buf.copyWithin(0, pos, have);
-      have -= pos;
-      pos = 0;
-    }
-    await pending;
-    scanner.finish();
-    return { validBytes: scanner.validEnd, fileBytes, reason: scanner.reason };
-  } finally {
-    await fh.close();
-  }
 }

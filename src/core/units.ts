@@ -59,20 +59,45 @@ export function parseUnits(text: unknown, scale: number): number {
   return units;
 }
 
-/** Formats integer units of `10^-scale` as a decimal string without trailing zeros ("1.5", "100"). @allocates */
+/** Zeros to left-pad a fraction's digits, by count (the widest fraction a safe integer has is 15 digits). */
+const ZEROS: readonly string[] = Array.from({ length: 16 }, (_, k) => '0'.repeat(k));
+
+/**
+ * Formats integer units of `10^-scale` as a decimal string without trailing zeros ("1.5", "100"). Every answer,
+ * and most reply fields, pass here: for scales up to 15 it splits integer and fraction arithmetically (exact:
+ * `%` of integers and the division of a multiple of 10^scale), with no padding or slicing of strings.
+ * @allocates the answer (and the integer and fraction digits it joins)
+ */
 export function formatUnits(units: number, scale: number): string {
   if (!Number.isSafeInteger(units)) throw new RangeError(`not a safe integer: ${units}`);
+  if (scale === 0) return String(units);
   const negative = units < 0;
-  let digits = String(negative ? -units : units);
-  if (scale > 0) {
-    if (digits.length <= scale) digits = '0'.repeat(scale - digits.length + 1) + digits;
-    const cut = digits.length - scale;
-    let frac = digits.slice(cut);
-    let end = frac.length;
-    while (end > 0 && frac.charCodeAt(end - 1) === DIGIT_0) end--;
-    frac = frac.slice(0, end);
-    digits = frac.length > 0 ? `${digits.slice(0, cut)}.${frac}` : digits.slice(0, cut);
+  const u = negative ? -units : units;
+  if (scale > 15) return formatBySlicing(u, scale, negative);
+  const p = POW10[scale]!;
+  let frac = u % p;
+  const whole = (u - frac) / p;
+  if (frac === 0) return negative ? `-${whole}` : String(whole);
+  let width = scale;
+  while (frac % 10 === 0) {
+    frac /= 10;
+    width--;
   }
+  const digits = String(frac);
+  const text = digits.length < width ? `${whole}.${ZEROS[width - digits.length]!}${digits}` : `${whole}.${digits}`;
+  return negative ? `-${text}` : text;
+}
+
+/** formatUnits for scales past 15 (a fraction wider than a safe integer's digits): by the decimal digits. */
+function formatBySlicing(u: number, scale: number, negative: boolean): string {
+  let digits = String(u);
+  if (digits.length <= scale) digits = '0'.repeat(scale - digits.length + 1) + digits;
+  const cut = digits.length - scale;
+  let frac = digits.slice(cut);
+  let end = frac.length;
+  while (end > 0 && frac.charCodeAt(end - 1) === DIGIT_0) end--;
+  frac = frac.slice(0, end);
+  digits = frac.length > 0 ? `${digits.slice(0, cut)}.${frac}` : digits.slice(0, cut);
   return negative ? `-${digits}` : digits;
 }
 

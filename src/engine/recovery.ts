@@ -16,7 +16,8 @@ import { Command } from '../core/command.js';
 import type { ExchangeDefinition } from '../core/exchange/exchange-definition.js';
 import type { JournalHeaderData } from '../protocol/codec.js';
 import { type BookFactory, InlineEngine } from './inline-engine.js';
-import { type JournalReport, readFileStart, readJournal, repairJournal } from './journal/reader.js';
+import { type JournalReport, readFileStart, repairJournal } from './journal/reader.js';
+import { readJournalAuto } from './journal/pipelined-reader.js';
 import { JournalFormatError } from './journal/format.js';
 import { planRestart, restartInline } from './restart.js';
 
@@ -51,7 +52,7 @@ export async function recoverFromJournal(path: string, options: { repair?: boole
   const definition = JSON.parse(header.configJson) as ExchangeDefinition;
   const engine = new InlineEngine(definition, { clock: new SimClock(0), bookFactory: options.bookFactory });
   const cmd = new Command();
-  const report = withDefect(await readJournal(path, (c) => {
+  const report = withDefect(await readJournalAuto(path, (c) => {
     engine.apply(cmd.copyFrom(c));
   }), repaired);
   engine.sequencer.resumeAfter(cmd.seq);

@@ -71,19 +71,25 @@ describe('formatUnits', () => {
     expect(formatUnits(0, 3)).toBe('0');
     expect(formatUnits(-150, 2)).toBe('-1.5');
     expect(formatUnits(-1, 3)).toBe('-0.001');
+    expect(formatUnits(-0, 3)).toBe('0');
+    expect(formatUnits(1_000_000, 6)).toBe('1');
+    expect(formatUnits(1_000_001, 6)).toBe('1.000001');
+    expect(formatUnits(Number.MAX_SAFE_INTEGER, 15)).toBe('9.007199254740991');
+    expect(formatUnits(Number.MAX_SAFE_INTEGER, 16)).toBe('0.9007199254740991');
+    expect(formatUnits(-Number.MAX_SAFE_INTEGER, 22)).toBe('-0.0000009007199254740991');
   });
 
   it('throws RangeError for a value that is not a safe integer', () => {
     for (const v of [1.5, Number.NaN, Infinity, 2 ** 53]) expect(() => formatUnits(v, 2)).toThrow(RangeError);
   });
 
-  it('matches big.js and round-trips through parseUnits on random values', () => {
+  it('matches big.js and round-trips through parseUnits on random values, at every scale up to 22', () => {
     const r = new Prng(12);
-    for (let i = 0; i < 5000; i++) {
-      const scale = r.between(0, 12);
+    for (let i = 0; i < 20000; i++) {
+      const scale = r.between(0, 22);
       const units = r.chance(0.5) ? r.between(1, 10 ** r.between(1, 15)) : r.between(1, MAX);
       const text = formatUnits(units, scale);
-      expect(text).toBe(new Big(units).div(new Big(10).pow(scale)).toFixed());
+      expect(text).toBe(new Big(`${units}e-${scale}`).toFixed()); // exact: no division (Big divides to 20 places)
       expect(parseUnits(text, scale)).toBe(units);
       expect(formatUnits(-units, scale)).toBe(`-${text}`);
     }

@@ -4,8 +4,10 @@
  * store holds the rest, on the ledger's side of the rings, so queries never cross a thread.
  *
  * Layout: struct-of-arrays records (typed arrays; `text` and `fee` in plain arrays: strings and Amounts),
- * a KeyIndex by order id, per-user doubly linked lists of open orders (entry order), and a FIFO of finished
- * records that evicts the oldest beyond `finishedCapacity`.
+ * two KeyIndexes by order id — one of the open orders, one of the finished window — per-user doubly linked
+ * lists of open orders (entry order), and a FIFO of finished records that evicts the oldest beyond
+ * `finishedCapacity`. The engine's commands find open orders; keeping their index apart from the window's
+ * (100,000 records by default) keeps it small enough to stay in cache.
  * Allocation: none per order in steady state (records recycle through a free list); growth in chunks
  * (@allocates, amortised); queries that return arrays allocate.
  */
@@ -64,7 +66,9 @@ export class OrderStore {
    */
   amending: Uint8Array;
 
-  readonly #ids: KeyIndex;
+  /** Open orders by id; the finished window's records by id. A record is in exactly one of them. */
+  readonly #openIds: KeyIndex;
+  readonly #doneIds: KeyIndex;
   readonly #userHeads = new Map<number, number>();
   #free = NIL;
   #finishedHead = NIL;
@@ -89,7 +93,8 @@ export class OrderStore {
     this.next = new Int32Array(0); this.prev = new Int32Array(0);
     this.text = []; this.amendText = []; this.fee = [];
     this.#grow(capacity);
-    this.#ids = new KeyIndex(this.id, capacity * 2);
+    this.#openIds = new KeyIndex(this.id, capacity * 2);
+    this.#doneIds = new KeyIndex(this.id, capacity * 2);
   }
 
   /** Open orders. */
@@ -104,7 +109,8 @@ export class OrderStore {
    */
   find(orderId: number): number {
     if (orderId === this.#memoId) return this.#memoRecord;
-    const r = this.#ids.get(orderId);
+    let r = this.#openIds.get(orderId);
+    if (r === NIL) r = this.#doneIds.get(orderId);
     this.#memoId = orderId;
     this.#memoRecord = r;
     return r;
@@ -126,8 +132,9 @@ export class OrderStore {
     this.amending[r] = 0;
     this.filledLots[r] = 0; this.filledNotional[r] = 0; this.createTime[r] = time; this.updateTime[r] = time;
     this.text[r] = text; this.amendText[r] = ''; this.fee[r] = zeroFee;
-    this.#ids.rebind(this.id);
-    this.#ids.insert(orderId, r);
+    this.#openIds.rebind(this.id);
+    this.#doneIds.rebind(this.id);
+    this.#openIds.insert(orderId, r);
     this.#memoId = orderId;
     this.#memoRecord = r;
     this.#linkUser(r, uid);
@@ -157,6 +164,8 @@ export class OrderStore {
 
   /** The order left the book: moves it from its user's open list to the finished window. */
   finish(r: number, finishAs: number, left: number, time: number): void {
+    this.#openIds.remove(this.id[r]!);
+    this.#doneIds.insert(this.id[r]!, r);
     this.finishAs[r] = finishAs;
     this.left[r] = left;
     this.updateTime[r] = time;
@@ -174,6 +183,7 @@ export class OrderStore {
   discard(r: number): void {
     this.#unlinkUser(r);
     this.#open--;
+    this.#openIds.remove(this.id[r]!);
     this.#release(r);
   }
 
@@ -238,12 +248,13 @@ export class OrderStore {
     if (this.#finishedHead === NIL) this.#finishedTail = NIL;
     else this.prev[this.#finishedHead] = NIL;
     this.#finishedCount--;
+    this.#doneIds.remove(this.id[r]!);
     this.#release(r);
   }
 
+  /** Frees record `r`, already out of both indexes. */
   #release(r: number): void {
     if (this.id[r] === this.#memoId) this.#memoId = Number.NaN;
-    this.#ids.remove(this.id[r]!);
     this.text[r] = '';
     this.amendText[r] = '';
     this.next[r] = this.#free;

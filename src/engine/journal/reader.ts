@@ -41,6 +41,12 @@ export interface JournalReport {
   readonly reason?: JournalDefect;
 }
 
+/**
+ * Told of each record: the reused Command (valid during the call) and the file offset just after it (a group's
+ * records all get the offset after the group).
+ */
+export type RecordCallback = (cmd: Command, end: number) => void;
+
 export interface ReadOptions {
   /** Bytes read per chunk; default 1 MiB. */
   readonly chunkBytes?: number;
@@ -104,7 +110,7 @@ export class RecordScanner {
     return this.#cmd;
   }
 
-  scan(buf: Uint8Array, pos: number, have: number, base: number, onCommand: ((cmd: Command) => void) | undefined): number {
+  scan(buf: Uint8Array, pos: number, have: number, base: number, onCommand: RecordCallback | undefined): number {
     const cmd = this.#cmd;
     const group = this.#group;
     while (have - pos >= FRAME_BYTES) {
@@ -119,12 +125,13 @@ export class RecordScanner {
         if (group.length === 0) this.#groupStart = base + pos;
         group.push(new Command().copyFrom(cmd));
       } else {
+        const after = base + p + len;
         if (group.length > 0) {
-          for (const g of group) onCommand?.(g);
+          for (const g of group) onCommand?.(g, after);
           this.records += group.length;
           group.length = 0;
         }
-        onCommand?.(cmd);
+        onCommand?.(cmd, after);
         this.records++;
         this.validEnd = base + p + len;
       }
@@ -145,49 +152,15 @@ export class RecordScanner {
 /** Streams the records of the journal at `path` to `onCommand`; reports the valid prefix. */
 export async function readJournal(
   path: string,
-  onCommand?: (cmd: Command) => void,
+  onCommand?: RecordCallback,
   options: ReadOptions = {},
 ): Promise<JournalReport> {
   const fh = await open(path, 'r');
   try {
     const fileBytes = (await fh.stat()).size;
     const { header, end } = await readFileStart(fh, path);
-    let buf = new Uint8Array(Math.max(options.chunkBytes ?? 1 << 20, 64));
-    let bufStart = end;
-    let have = 0;
-    let pos = 0;
-    let filePos = end;
     const scanner = new RecordScanner(end);
-    for (;;) {
-      pos = scanner.scan(buf, pos, have, bufStart, onCommand);
-      if (options.afterChunk !== undefined) await options.afterChunk();
-      if (scanner.reason !== undefined) break;
-      if (filePos >= fileBytes) {
-        if (pos < have) scanner.reason = 'torn';
-        break;
-      }
-      buf.copyWithin(0, pos, have);
-      bufStart += pos;
-      have -= pos;
-      pos = 0;
-      if (have >= FRAME_BYTES) {
-        // The scan stopped at this frame for want of bytes, so its length is already in range.
-        const need = FRAME_BYTES + ((readU32(buf, 0) & LENGTH_MASK) >>> 0);
-        if (need > buf.length) {
-          const bigger = new Uint8Array(need);
-          bigger.set(buf.subarray(0, have));
-          buf = bigger;
-        }
-      }
-      const { bytesRead } = await fh.read(buf, have, Math.min(buf.length - have, fileBytes - filePos), filePos);
-      if (bytesRead === 0) {
-        if (have > 0) scanner.reason = 'torn';
-        break;
-      }
-      have += bytesRead;
-      filePos += bytesRead;
-    }
-    scanner.finish();
+    await scanRecords(fh, fileBytes, scanner, onCommand, options);
     const { records, validEnd: validBytes, reason } = scanner;
     return reason === undefined
       ? { header, records, validBytes, fileBytes }
@@ -195,6 +168,50 @@ export async function readJournal(
   } finally {
     await fh.close();
   }
+}
+
+/**
+ * The read loop of `readJournal`: the records of `fh` (of `fileBytes`) from the scanner's start, in chunks,
+ * through `scanner` to `onCommand`; ends with `scanner.finish()` (its fields are the result). The decode
+ * worker (decode.worker.ts) runs the same loop.
+ */
+export async function scanRecords(fh: FileHandle, fileBytes: number, scanner: RecordScanner, onCommand: RecordCallback | undefined,
+  options: ReadOptions = {}): Promise<void> {
+  let buf = new Uint8Array(Math.max(options.chunkBytes ?? 1 << 20, 64));
+  let bufStart = scanner.validEnd;
+  let have = 0;
+  let pos = 0;
+  let filePos = scanner.validEnd;
+  for (;;) {
+    pos = scanner.scan(buf, pos, have, bufStart, onCommand);
+    if (options.afterChunk !== undefined) await options.afterChunk();
+    if (scanner.reason !== undefined) break;
+    if (filePos >= fileBytes) {
+      if (pos < have) scanner.reason = 'torn';
+      break;
+    }
+    buf.copyWithin(0, pos, have);
+    bufStart += pos;
+    have -= pos;
+    pos = 0;
+    if (have >= FRAME_BYTES) {
+      // The scan stopped at this frame for want of bytes, so its length is already in range.
+      const need = FRAME_BYTES + ((readU32(buf, 0) & LENGTH_MASK) >>> 0);
+      if (need > buf.length) {
+        const bigger = new Uint8Array(need);
+        bigger.set(buf.subarray(0, have));
+        buf = bigger;
+      }
+    }
+    const { bytesRead } = await fh.read(buf, have, Math.min(buf.length - have, fileBytes - filePos), filePos);
+    if (bytesRead === 0) {
+      if (have > 0) scanner.reason = 'torn';
+      break;
+    }
+    have += bytesRead;
+    filePos += bytesRead;
+  }
+  scanner.finish();
 }
 
 /**

@@ -12,7 +12,8 @@ import { open, readdir, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { JournalHeaderData } from '../../protocol/codec.js';
 import { JournalFormatError, MAGIC, readU32 } from './format.js';
-import { type JournalReport, type ReadOptions, readFileStart, readJournal } from './reader.js';
+import { type JournalReport, type ReadOptions, readFileStart } from './reader.js';
+import { readJournalAuto } from './pipelined-reader.js';
 import type { Command } from '../../core/command.js';
 
 export const SEGMENT_DIGITS = 16;
@@ -124,7 +125,7 @@ export async function readSegments(segments: readonly Segment[], onCommand: (cmd
       throw new JournalFormatError(`${s.path}: starts at seq ${s.firstSeq}, but the segments before it end at ${expected - 1} (a segment is missing)`);
     }
     let next = expected;
-    const report = await readJournal(s.path, (c) => {
+    const report = await readJournalAuto(s.path, (c) => {
       if (c.seq !== next) throw new JournalFormatError(`${s.path}: record seq ${c.seq} where ${next} was expected`);
       next++;
       onCommand(c);
