@@ -211,11 +211,11 @@ export async function startSimulator(config: SimulatorConfig, options: StartOpti
   }
   // Options index and expiry settlement on the engine clock (POST /sim/clock across an expiry settles it).
   const optionsOptions = optionsServiceOptions(config.options);
-  if (optionsOptions !== undefined) {
-    const options = new OptionsServices(gateway, optionsOptions);
-    server.deps.onClockMove.push(() => options.ready());
-    server.deps.onClose.push(() => options.close());
-    await options.ready();
+  const optionsServices = optionsOptions === undefined ? undefined : new OptionsServices(gateway, optionsOptions);
+  if (optionsServices !== undefined) {
+    server.deps.onClockMove.push(() => optionsServices.ready());
+    server.deps.onClose.push(() => optionsServices.close());
+    await optionsServices.ready();
   }
   // Quotes on the options books (options.quoter), once the index is known; then on the maker's period.
   const quoterConfig = config.options?.quoter;
@@ -224,6 +224,18 @@ export async function startSimulator(config: SimulatorConfig, options: StartOpti
   if (quoter !== undefined) await gateway.settled();
   const quoterTimer = quoter === undefined ? undefined : setInterval(() => quoter.tick(clock.nowUs()), MARKET_MAKER_TICK_MS);
   if (quoterTimer !== undefined) server.deps.onClose.push(() => clearInterval(quoterTimer));
+  // On the simulated clock, a move applies the re-quotes it made due before POST /sim/clock answers, after the
+  // services' passes (so quotes follow the new prices): what a client reads after a move does not change later
+  // on the wall-clock timers (they then find nothing due until the clock moves again).
+  if (simClock !== undefined && (maker !== undefined || quoter !== undefined)) {
+    server.deps.onClockMove.push(async () => {
+      await futures?.ready();
+      await optionsServices?.ready();
+      maker?.tick(clock.nowUs());
+      quoter?.tick(clock.nowUs());
+      await gateway.settled();
+    });
+  }
   try {
     await server.listen();
   } catch (e) {

@@ -77,6 +77,14 @@ describe('startExchange() with the demo', () => {
     expect(c.index_price).toBe('61234.5');
   });
 
+  it('applies what a clock move made due before it resolves: nothing changes afterwards on a wall-clock timer', async () => {
+    // The demo's market maker and options quoter re-quote on the engine clock; a minute's move makes both due.
+    await ex.advanceClock(60_000);
+    const h = await ex.stateHash();
+    await new Promise((r) => setTimeout(r, 400)); // four of the maker's wall-clock timer periods
+    expect(await ex.stateHash()).toBe(h);
+  });
+
   it('reads the state hash, which a command changes', async () => {
     const h1 = await ex.stateHash();
     expect(h1).toMatch(/^[0-9a-f]+$/);
