@@ -36,6 +36,51 @@ describe('KeyIndex', () => {
     expect(index.get(2 ** 53 - 1)).toBe(-1);
   });
 
+  it('inserts after a miss where the miss ended, unless the table changed in between', () => {
+    // place looks an id up, may match (removing other ids, or resting one, which resizes), then inserts it.
+    const keys = new Float64Array(1 << 14);
+    const index = new KeyIndex(keys, 16);
+    const oracle = new Map<number, number>();
+    const live: number[] = [];
+    const freeSlots = Array.from({ length: keys.length }, (_, i) => i);
+    const r = new Prng(11);
+    const add = (key: number): void => {
+      const slot = freeSlots.pop()!;
+      keys[slot] = key;
+      index.insert(key, slot);
+      oracle.set(key, slot);
+      live.push(key);
+    };
+    const dropAny = (): void => {
+      const at = r.nextInt(live.length);
+      const key = live[at]!;
+      live[at] = live[live.length - 1]!;
+      live.pop();
+      expect(index.remove(key)).toBe(true);
+      freeSlots.push(oracle.get(key)!);
+      oracle.delete(key);
+    };
+    let next = 1;
+    for (let i = 0; i < 30_000; i++) {
+      const key = r.chance(0.8) ? next++ : 1 + r.nextInt(2 ** 40);
+      if (oracle.has(key)) continue;
+      expect(index.get(key)).toBe(-1);
+      const between = r.nextInt(4);
+      if (between === 1 && live.length > 0) dropAny();
+      if (between === 2) {
+        const other = 2 ** 41 + i;
+        expect(index.get(other)).toBe(-1);
+        add(other);
+      }
+      if (between === 3 && live.length > 0) expect(index.get(live[r.nextInt(live.length)]!)).not.toBe(-1);
+      if (live.length < 6000) add(key);
+      if (live.length > 3000 && r.chance(0.5)) dropAny();
+      if (i % 2999 === 0) for (const [k, v] of oracle) expect(index.get(k)).toBe(v);
+    }
+    for (const [k, v] of oracle) expect(index.get(k)).toBe(v);
+    expect(index.count).toBe(oracle.size);
+  });
+
   it('spreads a window of consecutive keys so no probe run is long', () => {
     const size = 1 << 18;
     const occupied = new Uint8Array(size);
