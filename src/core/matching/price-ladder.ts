@@ -8,16 +8,17 @@
  *
  * Allocation: none, except doubling both arrays when full (rare; the ladder never shrinks).
  */
+import { ColumnBlock } from '../typed-arrays.js';
+
 export class PriceLadder {
   /** sign × price, ascending. Valid in [0, n). */
-  keys: Float64Array;
+  keys!: Float64Array;
   /** Level record per key. Valid in [0, n). */
-  levels: Int32Array;
+  levels!: Int32Array;
   n = 0;
 
   constructor(readonly sign: 1 | -1, capacity = 256) {
-    this.keys = new Float64Array(capacity);
-    this.levels = new Int32Array(capacity);
+    this.#layout(capacity);
   }
 
   /** Level record at the best price, or -1 when empty. */
@@ -49,7 +50,7 @@ export class PriceLadder {
 
   /** Inserts a level at position `pos` (from a negative `search` result: pos = -r - 1). */
   insertAt(pos: number, price: number, level: number): void {
-    if (this.n === this.keys.length) this.#grow();
+    if (this.n === this.keys.length) this.#layout(this.n * 2);
     const n = this.n;
     if (pos < n) {
       this.keys.copyWithin(pos + 1, pos, n);
@@ -75,13 +76,10 @@ export class PriceLadder {
     return this.sign * this.keys[pos]!;
   }
 
-  /** @allocates (rare) */
-  #grow(): void {
-    const keys = new Float64Array(this.keys.length * 2);
-    keys.set(this.keys);
-    const levels = new Int32Array(this.levels.length * 2);
-    levels.set(this.levels);
-    this.keys = keys;
-    this.levels = levels;
+  /** Moves both arrays to one block of `n` entries (undefined arrays: the constructor's first layout). @allocates (rare) */
+  #layout(n: number): void {
+    const b = new ColumnBlock(n, 1, 1, 0);
+    this.keys = b.f64(this.keys);
+    this.levels = b.i32(this.levels);
   }
 }
