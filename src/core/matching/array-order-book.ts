@@ -50,6 +50,11 @@ export class ArrayOrderBook implements OrderBook {
   readonly #users = new UserPool();
   readonly #ids: KeyIndex;
   readonly #userIds: KeyIndex;
+  /**
+   * Price → level record, for both sides: a price has at most one level, since the book never rests crossed
+   * (a taker rests only after the opposite levels it crosses are gone).
+   */
+  readonly #levelAt: KeyIndex;
   readonly #bids = new PriceLadder(1, 64);
   readonly #asks = new PriceLadder(-1, 64);
   /** Match results: what is left of the taker and whether it filled anything. */
@@ -61,6 +66,7 @@ export class ArrayOrderBook implements OrderBook {
     this.#maxOrders = options.maxOrders ?? DEFAULT_MAX_ORDERS;
     this.#ids = new KeyIndex(this.#orders.id, 512);
     this.#userIds = new KeyIndex(this.#users.uid, 64);
+    this.#levelAt = new KeyIndex(this.#levels.price, 64);
   }
 
   get size(): number {
@@ -276,6 +282,7 @@ export class ArrayOrderBook implements OrderBook {
         if (k > 0 && !(ladder.keys[k - 1]! < ladder.keys[k]!)) throw new InvariantError('ladder not strictly sorted');
         const l = ladder.levels[k]!;
         if (L.price[l] !== ladder.priceAt(k)) throw new InvariantError('ladder key differs from level price');
+        if (this.#levelAt.get(L.price[l]) !== l) throw new InvariantError(`level ${L.price[l]} not indexed by price`);
         if (L.head[l] === NIL || L.count[l]! <= 0) throw new InvariantError(`empty level at ${L.price[l]}`);
         let total = 0;
         let count = 0;
@@ -298,6 +305,7 @@ export class ArrayOrderBook implements OrderBook {
       }
     }
     if (seen !== P.used || this.#ids.count !== P.used) throw new InvariantError('order count differs from index');
+    if (this.#levelAt.count !== this.#bids.n + this.#asks.n) throw new InvariantError('level count differs from price index');
     let listed = 0;
     for (let u = 0; u < this.#users.capacity; u++) {
       if (this.#userIds.get(this.#users.uid[u]!) !== u) continue;
@@ -468,14 +476,14 @@ export class ArrayOrderBook implements OrderBook {
 
   /** Appends order `o` (not linked to any level) at the back of the level at `price`, creating the level. */
   #enqueue(o: number, side: number, price: number): void {
-    const ladder = side === Side.Buy ? this.#bids : this.#asks;
     const L = this.#levels;
-    const pos = ladder.search(price);
-    let lvl: number;
-    if (pos >= 0) lvl = ladder.levels[pos]!;
-    else {
+    let lvl = this.#levelAt.get(price);
+    if (lvl === NIL) {
+      const ladder = side === Side.Buy ? this.#bids : this.#asks;
       lvl = L.alloc(price);
-      ladder.insertAt(-pos - 1, price, lvl);
+      this.#levelAt.rebind(L.price); // the price column is replaced when the pool grows
+      this.#levelAt.insert(price, lvl);
+      ladder.insertAt(-ladder.search(price) - 1, price, lvl);
     }
     this.#appendFifo(o, lvl);
     this.#orders.level[o] = lvl;
@@ -499,7 +507,9 @@ export class ArrayOrderBook implements OrderBook {
     if (L.count[lvl] !== 0) return false;
     const ladder = P.side[o] === Side.Buy ? this.#bids : this.#asks;
     const top = ladder.n - 1;
-    ladder.removeAt(ladder.levels[top] === lvl ? top : ladder.search(L.price[lvl]!));
+    const price = L.price[lvl]!;
+    ladder.removeAt(ladder.levels[top] === lvl ? top : ladder.search(price));
+    this.#levelAt.remove(price);
     L.release(lvl);
     return true;
   }
