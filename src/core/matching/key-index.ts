@@ -22,25 +22,33 @@ const EMPTY = 0;
 /** A table of fewer entries than this quadruples when it passes half full (it doubles above). */
 const QUADRUPLING_LIMIT = 1 << 16;
 const TWO_32 = 4294967296;
+/** 2^32 / φ, odd. */
+const GOLDEN = 0x9e3779b1;
 
 /**
- * Mixes a safe integer into 32 bits (Fibonacci hashing of both halves), so that runs of consecutive keys —
- * the engine issues ids in sequence — scatter across the table. Keeping them adjacent would merge a window of
- * live ids into one probe cluster, and every backward-shift delete would walk all of it.
+ * Fibonacci hashing: a safe integer times 2^32/φ, mod 2^32 (the upper half folded in first when the key is not a
+ * uint32). The index takes an entry's home from the TOP bits of the product, so runs of consecutive keys — the
+ * engine issues ids in sequence — land evenly spread across the table (the three-distance property of φ), as do
+ * arithmetic progressions of any stride below 2^32. Keeping them adjacent would merge a window of live ids into
+ * one probe cluster, and every backward-shift delete would walk all of it. For keys below 2^32 the hash is a
+ * bijection, so equal hashes mean equal keys. One multiply: cheap on the place, cancel and fill paths.
  */
 export function hashKey(key: number): number {
-  const lo = key >>> 0;
-  const hi = (key / TWO_32) >>> 0;
-  let h = Math.imul(lo ^ Math.imul(hi, 0x85ebca6b), 0x9e3779b1);
-  h ^= h >>> 15;
-  return Math.imul(h, 0x2c1b3c6d) ^ (h >>> 13);
+  if (key >= 0 && key < TWO_32) return Math.imul(key >>> 0, GOLDEN);
+  const hi = Math.floor(key / TWO_32);
+  return Math.imul((key - hi * TWO_32) ^ Math.imul(hi | 0, 0x85ebca6b), GOLDEN);
 }
+
+/** The home entry of a hash in a table of 2^bits entries. */
+export const homeOf = (hash: number, bits: number): number => hash >>> (32 - bits);
 
 export class KeyIndex {
   /** Entry i: [2i] = slot + 1 (0 empty), [2i + 1] = hashKey(key). */
   #table: Int32Array;
   /** Entries - 1 (a power of two minus one). */
   #mask: number;
+  /** 32 - log2(entries): a hash's home is `hash >>> #shift`. */
+  #shift: number;
   #count = 0;
   #keys: Float64Array;
   /** The last absent key `get` probed for (NaN: none), and the empty entry its probe ended at. */
@@ -49,10 +57,11 @@ export class KeyIndex {
   #missHash = 0;
 
   constructor(keys: Float64Array, initialSize = 1024) {
-    let size = 16;
-    while (size < initialSize) size *= 2;
-    this.#table = new Int32Array(2 * size);
-    this.#mask = size - 1;
+    let bits = 4;
+    while (1 << bits < initialSize) bits++;
+    this.#table = new Int32Array(2 << bits);
+    this.#mask = (1 << bits) - 1;
+    this.#shift = 32 - bits;
     this.#keys = keys;
   }
 
@@ -74,7 +83,7 @@ export class KeyIndex {
     const table = this.#table;
     const mask = this.#mask;
     const h = hashKey(key);
-    for (let i = h & mask; ; i = (i + 1) & mask) {
+    for (let i = h >>> this.#shift; ; i = (i + 1) & mask) {
       const e = table[2 * i]!;
       if (e === EMPTY) {
         this.#missKey = key;
@@ -107,8 +116,9 @@ export class KeyIndex {
     const table = this.#table;
     const mask = this.#mask;
     const keys = this.#keys;
+    const shift = this.#shift;
     const h = hashKey(key);
-    let i = h & mask;
+    let i = h >>> shift;
     for (; ; i = (i + 1) & mask) {
       const e = table[2 * i]!;
       if (e === EMPTY) return false;
@@ -122,7 +132,7 @@ export class KeyIndex {
       if (e === EMPTY) break;
       const eh = table[2 * j + 1]!;
       // Entry at j may move to the hole if its home is not cyclically in (hole, j].
-      if (((j - (eh & mask)) & mask) >= ((j - hole) & mask)) {
+      if (((j - (eh >>> shift)) & mask) >= ((j - hole) & mask)) {
         table[2 * hole] = e;
         table[2 * hole + 1] = eh;
         hole = j;
@@ -137,17 +147,18 @@ export class KeyIndex {
   #put(h: number, e: number): void {
     const table = this.#table;
     const mask = this.#mask;
-    let i = h & mask;
+    let i = h >>> this.#shift;
     while (table[2 * i] !== EMPTY) i = (i + 1) & mask;
     table[2 * i] = e;
     table[2 * i + 1] = h;
   }
 
-  /** Rehashes into a table of `size` entries by the stored hashes. @allocates */
+  /** Rehashes into a table of `size` (a power of two) entries by the stored hashes. @allocates */
   #resize(size: number): void {
     const old = this.#table;
     this.#table = new Int32Array(2 * size);
     this.#mask = size - 1;
+    this.#shift = 32 - Math.log2(size);
     for (let k = 0; k < old.length; k += 2) {
       const e = old[k]!;
       if (e !== EMPTY) this.#put(old[k + 1]!, e);

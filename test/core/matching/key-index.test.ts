@@ -1,6 +1,6 @@
 // KeyIndex maps keys to slots exactly under churn, and sequential keys do not form long probe runs.
 import { describe, expect, it } from 'vitest';
-import { KeyIndex, hashKey } from '../../../src/core/matching/key-index.js';
+import { KeyIndex, hashKey, homeOf } from '../../../src/core/matching/key-index.js';
 import { Prng } from '../../../src/core/prng.js';
 
 describe('KeyIndex', () => {
@@ -81,21 +81,34 @@ describe('KeyIndex', () => {
     expect(index.count).toBe(oracle.size);
   });
 
-  it('spreads a window of consecutive keys so no probe run is long', () => {
-    const size = 1 << 18;
-    const occupied = new Uint8Array(size);
-    for (let k = 1_000_000; k < 1_000_000 + size / 2; k++) {
-      let i = hashKey(k) & (size - 1);
-      while (occupied[i] === 1) i = (i + 1) & (size - 1);
-      occupied[i] = 1;
-    }
-    let longest = 0;
-    let run = 0;
-    for (let i = 0; i < size * 2; i++) {
-      run = occupied[i & (size - 1)] === 1 ? run + 1 : 0;
-      longest = Math.max(longest, run);
-    }
-    // At load 1/2 a well-spread table has runs of a few dozen at most; an identity-like hash gives 131,072.
-    expect(longest).toBeLessThan(200);
-  });
+  // Key shapes the core indexes: engine-issued ids and prices (consecutive), ledger account keys (uid × 2^20 + …),
+  // balance records (account × 2^16 + currency), position keys (uid × 2^18 + market × 4 + slot), ids past 2^32.
+  const SHAPES: ReadonlyArray<[string, (i: number) => number]> = [
+    ['consecutive ids', (i) => 1_000_000 + i],
+    ['account keys', (i) => i * 2 ** 20 + 3 * 2 ** 16],
+    ['balance records', (i) => (i >> 3) * 2 ** 16 + (i & 7)],
+    ['position keys', (i) => (i >> 4) * 2 ** 18 + (i & 15) * 4],
+    ['ids past 2^32', (i) => 2 ** 40 + i],
+    ['stride 1000', (i) => i * 1000],
+  ];
+  for (const [shape, keyOf] of SHAPES) {
+    it(`spreads ${shape} so that no probe run is long at load 1/2`, () => {
+      const bits = 18;
+      const size = 1 << bits;
+      const occupied = new Uint8Array(size);
+      for (let k = 0; k < size / 2; k++) {
+        let i = homeOf(hashKey(keyOf(k)), bits);
+        while (occupied[i] === 1) i = (i + 1) & (size - 1);
+        occupied[i] = 1;
+      }
+      let longest = 0;
+      let run = 0;
+      for (let i = 0; i < size * 2; i++) {
+        run = occupied[i & (size - 1)] === 1 ? run + 1 : 0;
+        longest = Math.max(longest, run);
+      }
+      // A well-spread table has runs of a few dozen at most; an identity-like hash gives 131,072.
+      expect(longest).toBeLessThan(100);
+    });
+  }
 });
