@@ -57,6 +57,9 @@ export class ArrayOrderBook implements OrderBook {
   readonly #levelAt: KeyIndex;
   readonly #bids = new PriceLadder(1, 64);
   readonly #asks = new PriceLadder(-1, 64);
+  /** The user record the last order rested with (consecutive orders often come from one user); id -1: none. */
+  #lastUserId = -1;
+  #lastUser = NIL;
   /** Match results: what is left of the taker and whether it filled anything. */
   #left = 0;
   #filledAny = false;
@@ -90,7 +93,14 @@ export class ArrayOrderBook implements OrderBook {
     const act = effectiveStpAct(c.stpId, c.stpAct);
     out.accepted(id, user, side, price, amount);
 
-    if (tif === TimeInForce.Poc && crosses(side, price, this.#bestOpposite(side))) {
+    if (isLimit && !crosses(side, price, this.#bestOpposite(side))) {
+      // Nothing to meet (the common case of a maker): what the match would end with, without running it.
+      if (tif === TimeInForce.Ioc) out.finished(id, user, FinishAs.Ioc, amount);
+      else if (tif === TimeInForce.Fok) out.finished(id, user, FinishAs.Fok, amount);
+      else this.#rest(id, user, c.stpId, side, tif, act, price, amount, amount, c.iceberg);
+      return ResultCode.Ok;
+    }
+    if (tif === TimeInForce.Poc) {
       out.finished(id, user, FinishAs.Poc, amount);
       return ResultCode.Ok;
     }
@@ -550,12 +560,14 @@ export class ArrayOrderBook implements OrderBook {
 
   #attachUser(o: number, userId: number): void {
     const U = this.#users;
-    let u = this.#userIds.get(userId);
+    let u = userId === this.#lastUserId ? this.#lastUser : this.#userIds.get(userId);
     if (u === NIL) {
       u = U.alloc(userId);
       this.#userIds.rebind(U.uid);
       this.#userIds.insert(userId, u);
     }
+    this.#lastUserId = userId;
+    this.#lastUser = u;
     const P = this.#orders;
     const tail = U.tail[u]!;
     P.user[o] = u;
@@ -582,6 +594,7 @@ export class ArrayOrderBook implements OrderBook {
     if (count === 0) {
       this.#userIds.remove(U.uid[u]!);
       U.release(u);
+      if (u === this.#lastUser) this.#lastUserId = -1;
     }
   }
 
