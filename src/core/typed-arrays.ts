@@ -47,3 +47,10 @@ export class ColumnBlock {
     return a;
   }
 }
+
+/**
+ * Blocks live only while a pool grows, and V8 keeps a class's hidden classes only through live instances: when the
+ * last block died, every compiled function that had inlined block code was discarded and recompiled at the next
+ * growth. This one never dies.
+ */
+export const COLUMN_BLOCK_SHAPE = new ColumnBlock(0, 0, 0, 0);
