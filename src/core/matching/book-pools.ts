@@ -1,5 +1,5 @@
 /**
- * Struct-of-arrays record pools of the ArrayOrderBook: orders, price levels, icebergs and users.
+ * Struct-of-arrays record pools of the ArrayOrderBook: orders, price levels and icebergs.
  *
  * Each pool is a set of parallel typed-array columns indexed by a record number, all views on one ArrayBuffer
  * (ColumnBlock), with a free list threaded through one Int32 column (NIL-terminated). `alloc()` pops the free
@@ -8,8 +8,8 @@
  * grows). A growing book copies each record about twice in all, and a book of millions of orders carries at
  * most 25% spare records.
  *
- * Bytes per order record: id, amount, left (3 × f64) + user record, STP group, level, FIFO next/prev,
- * user-list next/prev, iceberg record (8 × i32) + side, tif, stp act (3 × u8) = 59 bytes.
+ * Bytes per order record: id, amount, left, entry number (4 × f64) + owner, STP group, level, FIFO next/prev,
+ * iceberg record (6 × i32) + side, tif, stp act (3 × u8) = 59 bytes.
  */
 
 import { ColumnBlock } from '../typed-arrays.js';
@@ -49,17 +49,16 @@ export class OrderPool {
   amount!: Float64Array;
   /** Lots still open, shown and hidden. */
   left!: Float64Array;
-  /** Owner's record in the UserPool. */
-  user!: Int32Array;
+  /** Entry number: the book's count of entries when the order entered it (orders a user's open orders). */
+  seq!: Float64Array;
+  /** Owner's user id. */
+  uid!: Int32Array;
   stp!: Int32Array;
   /** LevelPool record of the order's price level. */
   level!: Int32Array;
   /** FIFO links within the level; `next` doubles as the free-list link. */
   next!: Int32Array;
   prev!: Int32Array;
-  /** Entry-order links within the owner's list. */
-  unext!: Int32Array;
-  uprev!: Int32Array;
   /** IcebergPool record, or NIL for a plain order (whose visible lots are `left`). */
   ice!: Int32Array;
   side!: Uint8Array;
@@ -85,22 +84,21 @@ export class OrderPool {
   }
 
   get byteLength(): number {
-    return this.capacity * (3 * 8 + 8 * 4 + 3);
+    return this.capacity * (4 * 8 + 6 * 4 + 3);
   }
 
   /** Moves every column to a block of `n` records, the new ones onto the free list. @allocates */
   #layout(n: number): void {
-    const b = new ColumnBlock(n, 3, 8, 3);
+    const b = new ColumnBlock(n, 4, 6, 3);
     this.id = b.f64(this.id);
     this.amount = b.f64(this.amount);
     this.left = b.f64(this.left);
-    this.user = b.i32(this.user);
+    this.seq = b.f64(this.seq);
+    this.uid = b.i32(this.uid);
     this.stp = b.i32(this.stp);
     this.level = b.i32(this.level);
     this.next = b.i32(this.next);
     this.prev = b.i32(this.prev);
-    this.unext = b.i32(this.unext);
-    this.uprev = b.i32(this.uprev);
     this.ice = b.i32(this.ice);
     this.side = b.u8(this.side);
     this.tif = b.u8(this.tif);
@@ -112,29 +110,28 @@ export class OrderPool {
 }
 
 /**
- * Records that head a doubly linked list of orders: a key (a level's price, a user's id), a sum (a level's
- * visible lots; unused by users), the list's head and tail, and its length. `count` doubles as the free-list
- * link while a record is free.
+ * Price levels: price, sum of visible lots, FIFO head/tail and order count. `count` doubles as the free-list link
+ * while a record is free.
  */
-class ListHeadPool {
+export class LevelPool {
   capacity = 0;
   free = NIL;
-  key!: Float64Array;
+  price!: Float64Array;
   total!: Float64Array;
   head!: Int32Array;
   tail!: Int32Array;
   count!: Int32Array;
 
-  constructor(capacity: number) {
+  constructor(capacity = MIN_CHUNK) {
     this.#layout(capacity);
   }
 
-  /** A fresh record with an empty list and a zero total, keyed `key`. */
-  alloc(key: number): number {
+  /** A fresh, empty level at `price`. */
+  alloc(price: number): number {
     if (this.free === NIL) this.#layout(poolCapacity(this.capacity));
     const r = this.free;
     this.free = this.count[r]!;
-    this.key[r] = key;
+    this.price[r] = price;
     this.total[r] = 0;
     this.head[r] = NIL;
     this.tail[r] = NIL;
@@ -150,7 +147,7 @@ class ListHeadPool {
   /** @allocates */
   #layout(n: number): void {
     const b = new ColumnBlock(n, 2, 3, 0);
-    this.key = b.f64(this.key);
+    this.price = b.f64(this.price);
     this.total = b.f64(this.total);
     this.head = b.i32(this.head);
     this.tail = b.i32(this.tail);
@@ -158,28 +155,6 @@ class ListHeadPool {
     threadFree(this.count, this.capacity, n, this.free);
     this.free = this.capacity;
     this.capacity = n;
-  }
-}
-
-/** Price levels: price (the key), sum of visible lots, FIFO head/tail and order count. */
-export class LevelPool extends ListHeadPool {
-  constructor(capacity = 256) {
-    super(capacity);
-  }
-
-  get price(): Float64Array {
-    return this.key;
-  }
-}
-
-/** Users with resting orders: id (the key) and the head/tail/count of their entry-ordered list. */
-export class UserPool extends ListHeadPool {
-  constructor(capacity = 256) {
-    super(capacity);
-  }
-
-  get uid(): Float64Array {
-    return this.key;
   }
 }
 
