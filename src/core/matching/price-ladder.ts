@@ -3,12 +3,18 @@
  *
  * Keys are `sign × price` in ascending order: bids use sign +1 (highest price last), asks -1 (lowest price last).
  * Matching takes and removes levels at the end, so the common operations (best level, new best, emptied best)
- * are O(1); other inserts and removals shift the worse levels with one `copyWithin` (a memmove).
+ * are O(1); other inserts and removals shift the worse levels (a loop for a few, else `copyWithin`, a memmove).
  * Lookup by price is a binary search, O(log L).
  *
  * Allocation: none, except doubling both arrays when full (rare; the ladder never shrinks).
  */
 import { ColumnBlock } from '../typed-arrays.js';
+
+/**
+ * Shifts of at most this many entries are done in a loop: copyWithin is a call into the runtime that costs about
+ * as much as moving 16 entries by hand.
+ */
+const SHORT_SHIFT = 16;
 
 export class PriceLadder {
   /** sign × price, ascending. Valid in [0, n). */
@@ -52,21 +58,35 @@ export class PriceLadder {
   insertAt(pos: number, price: number, level: number): void {
     if (this.n === this.keys.length) this.#layout(this.n * 2);
     const n = this.n;
-    if (pos < n) {
-      this.keys.copyWithin(pos + 1, pos, n);
-      this.levels.copyWithin(pos + 1, pos, n);
+    const keys = this.keys;
+    const levels = this.levels;
+    if (n - pos > SHORT_SHIFT) {
+      keys.copyWithin(pos + 1, pos, n);
+      levels.copyWithin(pos + 1, pos, n);
+    } else {
+      for (let k = n; k > pos; k--) {
+        keys[k] = keys[k - 1]!;
+        levels[k] = levels[k - 1]!;
+      }
     }
-    this.keys[pos] = this.sign * price;
-    this.levels[pos] = level;
+    keys[pos] = this.sign * price;
+    levels[pos] = level;
     this.n = n + 1;
   }
 
   /** Removes the level at position `pos`. */
   removeAt(pos: number): void {
     const n = this.n - 1;
-    if (pos < n) {
-      this.keys.copyWithin(pos, pos + 1, n + 1);
-      this.levels.copyWithin(pos, pos + 1, n + 1);
+    const keys = this.keys;
+    const levels = this.levels;
+    if (n - pos > SHORT_SHIFT) {
+      keys.copyWithin(pos, pos + 1, n + 1);
+      levels.copyWithin(pos, pos + 1, n + 1);
+    } else {
+      for (let k = pos; k < n; k++) {
+        keys[k] = keys[k + 1]!;
+        levels[k] = levels[k + 1]!;
+      }
     }
     this.n = n;
   }
