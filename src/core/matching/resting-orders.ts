@@ -7,13 +7,15 @@
  * `assertConsistent` checks.
  *
  * Invariants: every live order record is in exactly one level's FIFO, indexed by its id; every populated level is
- * in its side's ladder and indexed by its price; a level's total is the sum of its orders' visible lots and its
- * count their number. A price has at most one level across both sides, since the book never rests crossed (a
- * taker rests only once the opposite levels it crosses are gone), so one price index serves both.
+ * in its side's ladder; the price index maps prices only to their live levels; a level's total is the sum of its
+ * orders' visible lots and its count their number. A price has at most one level across both sides, since the
+ * book never rests crossed (a taker rests only once the opposite levels it crosses are gone), so one price index
+ * serves both.
  *
- * Complexity: add/enqueue O(1) at an existing level (one hash lookup), plus O(log L) and a memmove of the worse
- * levels to place a new one that is not the best; remove O(1), plus O(log L) and a memmove to drop an emptied
- * level that is not the best. Allocation: none in steady state; pools, ladders and indexes grow when a book
+ * Complexity: enqueue O(1) at the best level, at a new best, or at a level found before (one hash lookup); the
+ * first lookup of a level behind the best, and placing a new level there, add O(log L) (a binary search), and a
+ * new level a memmove of the worse levels; remove O(1), plus O(log L) and a memmove to drop an emptied level that
+ * is not the best. Allocation: none in steady state; pools, ladders and indexes grow when a book
  * needs more room than ever before (@allocates, amortised).
  * Typed-array reads use `!` where a record number is valid by construction (a live record or a checked NIL).
  */
@@ -32,7 +34,12 @@ export class RestingOrders {
   readonly asks = new PriceLadder(-1, 64);
   /** Order id → order record. */
   readonly ids: KeyIndex;
-  /** Price → level record, for both sides. */
+  /**
+   * Price → level record, for both sides, of levels that a lookup has found behind the best: filled by
+   * `enqueue` when a binary search of the ladder finds (or creates) a level there, emptied with the level. The
+   * best level and a new best are found at the ladder's end without it, so a book that only adds new bests
+   * (prices walking up) never touches it.
+   */
   readonly levelAt: KeyIndex;
   /** Orders that have entered the book so far: the next entry number. */
   #entries = 0;
@@ -83,17 +90,31 @@ export class RestingOrders {
   /** Appends order `o` (in no level) at the back of the level at `price` on `side`, creating the level. */
   enqueue(o: number, side: number, price: number): void {
     const L = this.levels;
-    let lvl = this.levelAt.get(price);
-    if (lvl === NIL) {
-      const ladder = side === Side.Buy ? this.bids : this.asks;
-      lvl = L.alloc(price);
-      this.levelAt.rebind(L.price); // the price column is replaced when the pool grows
-      this.levelAt.insert(price, lvl);
-      ladder.insertAt(-ladder.search(price) - 1, price, lvl);
+    const ladder = side === Side.Buy ? this.bids : this.asks;
+    const top = ladder.n - 1;
+    const key = ladder.sign * price;
+    let lvl: number;
+    if (top >= 0 && ladder.keys[top] === key) lvl = ladder.levels[top]!;
+    else if (top < 0 || key > ladder.keys[top]!) lvl = this.#newLevel(ladder, top + 1, price);
+    else {
+      lvl = this.levelAt.get(price);
+      if (lvl === NIL) {
+        const pos = ladder.search(price);
+        lvl = pos >= 0 ? ladder.levels[pos]! : this.#newLevel(ladder, -pos - 1, price);
+        this.levelAt.rebind(L.price); // the price column is replaced when the pool grows
+        this.levelAt.insert(price, lvl);
+      }
     }
     this.appendFifo(o, lvl);
     this.orders.level[o] = lvl;
     L.total[lvl] = L.total[lvl]! + this.visible(o);
+  }
+
+  /** A new, empty level at `price`, placed at position `pos` of `ladder`. */
+  #newLevel(ladder: PriceLadder, pos: number, price: number): number {
+    const lvl = this.levels.alloc(price);
+    ladder.insertAt(pos, price, lvl);
+    return lvl;
   }
 
   /** Removes a resting order entirely (level, id index, pools). Returns true if its level emptied. */
@@ -115,7 +136,7 @@ export class RestingOrders {
     const top = ladder.n - 1;
     const price = L.price[lvl]!;
     ladder.removeAt(ladder.levels[top] === lvl ? top : ladder.search(price));
-    this.levelAt.remove(price);
+    this.levelAt.remove(price); // when a lookup indexed it
     L.release(lvl);
     return true;
   }
@@ -183,13 +204,16 @@ export class RestingOrders {
     const P = this.orders;
     const L = this.levels;
     let seen = 0;
+    let indexed = 0;
     for (const ladder of [this.bids, this.asks]) {
       const side = ladder === this.bids ? Side.Buy : Side.Sell;
       for (let k = 0; k < ladder.n; k++) {
         if (k > 0 && !(ladder.keys[k - 1]! < ladder.keys[k]!)) throw new InvariantError('ladder not strictly sorted');
         const l = ladder.levels[k]!;
         if (L.price[l] !== ladder.priceAt(k)) throw new InvariantError('ladder key differs from level price');
-        if (this.levelAt.get(L.price[l]) !== l) throw new InvariantError(`level ${L.price[l]} not indexed by price`);
+        const found = this.levelAt.get(L.price[l]);
+        if (found === l) indexed++;
+        else if (found !== NIL) throw new InvariantError(`price ${L.price[l]} indexed to another level`);
         if (L.head[l] === NIL || L.count[l]! <= 0) throw new InvariantError(`empty level at ${L.price[l]}`);
         let total = 0;
         let count = 0;
@@ -213,6 +237,6 @@ export class RestingOrders {
       }
     }
     if (seen !== P.used || this.ids.count !== P.used) throw new InvariantError('order count differs from index');
-    if (this.levelAt.count !== this.bids.n + this.asks.n) throw new InvariantError('level count differs from price index');
+    if (this.levelAt.count !== indexed) throw new InvariantError('price index holds a level that is gone');
   }
 }
