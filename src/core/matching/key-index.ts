@@ -55,6 +55,8 @@ export class KeyIndex {
   #missKey = Number.NaN;
   #missAt = 0;
   #missHash = 0;
+  /** No key above this was ever inserted (a bound, not the maximum: removals leave it). */
+  #ceiling = Number.NEGATIVE_INFINITY;
 
   constructor(keys: Float64Array, initialSize = 1024) {
     let bits = 4;
@@ -80,6 +82,7 @@ export class KeyIndex {
 
   /** The slot stored for `key`, or -1. */
   get(key: number): number {
+    if (key > this.#ceiling) return -1; // a key past every key ever inserted (a new engine id) is absent
     const table = this.#table;
     const mask = this.#mask;
     const h = hashKey(key);
@@ -97,6 +100,7 @@ export class KeyIndex {
 
   /** Adds `key → slot`; the key must be absent and `keys[slot]` must already equal `key`. */
   insert(key: number, slot: number): void {
+    if (key > this.#ceiling) this.#ceiling = key;
     const table = this.#table;
     if ((this.#count + 1) * 4 > table.length) {
       this.#resize(table.length < 2 * QUADRUPLING_LIMIT ? 2 * table.length : table.length);

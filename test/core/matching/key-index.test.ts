@@ -36,6 +36,27 @@ describe('KeyIndex', () => {
     expect(index.get(2 ** 53 - 1)).toBe(-1);
   });
 
+  it('answers a key above every key ever inserted as absent, and still finds keys below it after removals', () => {
+    const keys = new Float64Array(64);
+    const index = new KeyIndex(keys, 16);
+    const put = (slot: number, key: number): void => {
+      keys[slot] = key;
+      index.insert(key, slot);
+    };
+    expect(index.get(1)).toBe(-1);
+    put(0, 10);
+    put(1, 5);
+    expect(index.get(11)).toBe(-1);
+    expect(index.get(10)).toBe(0);
+    expect(index.get(5)).toBe(1);
+    expect(index.remove(10)).toBe(true);
+    expect(index.get(10)).toBe(-1);
+    put(2, 10);
+    expect(index.get(10)).toBe(2);
+    put(3, -7);
+    expect(index.get(-7)).toBe(3);
+  });
+
   it('inserts after a miss where the miss ended, unless the table changed in between', () => {
     // place looks an id up, may match (removing other ids, or resting one, which resizes), then inserts it.
     const keys = new Float64Array(1 << 14);
