@@ -21,6 +21,7 @@
  */
 import { InvariantError } from '../invariant.js';
 import { IcebergPool, LevelPool, NIL, OrderPool } from './book-pools.js';
+import { IdIndex } from './id-index.js';
 import { KeyIndex } from './key-index.js';
 import { Side } from './order-types.js';
 import { PriceLadder } from './price-ladder.js';
@@ -33,7 +34,7 @@ export class RestingOrders {
   readonly bids = new PriceLadder(1, 64);
   readonly asks = new PriceLadder(-1, 64);
   /** Order id → order record. */
-  readonly ids: KeyIndex;
+  readonly ids: IdIndex;
   /**
    * Price → level record, for both sides, of levels that a lookup has found behind the best: filled by
    * `enqueue` when a binary search of the ladder finds (or creates) a level there, emptied with the level. The
@@ -45,7 +46,7 @@ export class RestingOrders {
   #entries = 0;
 
   constructor() {
-    this.ids = new KeyIndex(this.orders.id, 512);
+    this.ids = new IdIndex(this.orders.id, 1024);
     this.levelAt = new KeyIndex(this.levels.price, 64);
   }
 
