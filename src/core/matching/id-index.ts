@@ -24,8 +24,12 @@ export class IdIndex {
   /** Entry of id: (#start + (id - #base)) & #mask; holds record + 1, or 0. */
   #win: Int32Array;
   #mask: number;
-  /** Lowest id the window covers, and its entry. */
-  #base = 0;
+  /**
+   * Lowest id the window covers, and its entry. #base starts as -0, a double, because ids are doubles: a field that
+   * starts as a small integer and later takes a double changes the object's hidden class, and V8 then discards
+   * the compiled code that depended on the old one.
+   */
+  #base = -0;
   #start = 0;
   /** Ids held in the window. */
   #held = 0;
