@@ -22,41 +22,13 @@ export const benchConfig = (quick: boolean) => (quick
   ? { warmup: 1, passes: 3, ecCommands: 50_000, pairCommands: 50_000, pairWarmup: 1, pairPasses: 3, resting: 50_000 }
   : { warmup: 3, passes: 10, ecCommands: 3_000_000, pairCommands: 1_000_000, pairWarmup: 2, pairPasses: 6, resting: 1_000_000 });
 
-export type OursDriver = EngineDriver<OrderBook> & { runner: OursRunner; keepAlive: OrderBook };
-export type PeerDriver = EngineDriver<ReturnType<typeof createPeerBook>> & {
-  runner: PeerRunner;
-  keepAlive: ReturnType<typeof createPeerBook>;
-};
-
-/** Commands after the pre-fill that a driver's keep-alive book replays. */
-const KEEP_ALIVE_COMMANDS = 1000;
-
-/**
- * A book of the driver's engine that lives as long as the driver, built before anything is timed: the pre-fill and
- * the first KEEP_ALIVE_COMMANDS commands, replayed by a runner of its own (the measured runner's counters are
- * untouched).
- *
- * Why: V8 holds the hidden classes of an engine's objects (a class's fields are added by map transitions, which
- * the transition tree references weakly) only through live instances. Every pass drops its books, so while the
- * other engine's pass collected garbage, the maps of this engine's book, pools, indexes or order objects died, and
- * all optimized code depending on them was discarded ("weak objects" deoptimization); this engine's next timed
- * pass then started in the interpreter and recompiled. That is a fixed cost per pass, charged to whichever engine
- * ran second and weighing most on the faster one (ringmatch's first nob-spam-orders pass after a peer pass took
- * 2.5–6× the time of one after its own), and it is no cost of either book: a live exchange keeps its books. One
- * small live book per engine keeps every map alive for both engines alike. Nothing timed changes.
- */
-function keepAliveBook<B>(fresh: () => B, replay: (book: B, from: number, to: number) => unknown, s: CommandStream): B {
-  const book = fresh();
-  replay(book, 0, Math.min(s.length, s.prefill + KEEP_ALIVE_COMMANDS));
-  return book;
-}
+export type OursDriver = EngineDriver<OrderBook> & { runner: OursRunner };
+export type PeerDriver = EngineDriver<ReturnType<typeof createPeerBook>> & { runner: PeerRunner };
 
 export function oursDriver(s: CommandStream, semantics: MoveSemantics): OursDriver {
   const runner = new OursRunner(s, semantics);
-  const own = new OursRunner(s, semantics);
   return {
     engine: 'ringmatch', runner,
-    keepAlive: keepAliveBook(() => createBook(market), (b, from, to) => own.run(b, from, to), s),
     fresh: () => createBook(market),
     prefill: (b) => { runner.run(b, 0, s.prefill); },
     run: (b) => runner.run(b, s.prefill, s.length),
@@ -67,10 +39,8 @@ export function oursDriver(s: CommandStream, semantics: MoveSemantics): OursDriv
 
 export function peerDriver(s: CommandStream, semantics: PeerMoveSemantics): PeerDriver {
   const runner = new PeerRunner(s, semantics);
-  const own = new PeerRunner(s, semantics);
   return {
     engine: 'nodejs-order-book', runner,
-    keepAlive: keepAliveBook(createPeerBook, (b, from, to) => own.run(b, from, to), s),
     fresh: createPeerBook,
     prefill: (b) => { runner.run(b, 0, s.prefill); },
     run: (b) => runner.run(b, s.prefill, s.length),
