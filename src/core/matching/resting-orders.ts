@@ -26,6 +26,9 @@ import { KeyIndex } from './key-index.js';
 import { Side } from './order-types.js';
 import { PriceLadder } from './price-ladder.js';
 
+/** Sides of at most this many levels are searched by walking down from the best instead of through the index. */
+const SHALLOW = 8;
+
 export class RestingOrders {
   readonly orders = new OrderPool();
   readonly levels = new LevelPool();
@@ -95,9 +98,15 @@ export class RestingOrders {
     const top = ladder.n - 1;
     const key = ladder.sign * price;
     let lvl: number;
-    if (top >= 0 && ladder.keys[top] === key) lvl = ladder.levels[top]!;
-    else if (top < 0 || key > ladder.keys[top]!) lvl = this.#newLevel(ladder, top + 1, price);
-    else {
+    const keys = ladder.keys;
+    if (top >= 0 && keys[top] === key) lvl = ladder.levels[top]!;
+    else if (top < 0 || key > keys[top]!) lvl = this.#newLevel(ladder, top + 1, price);
+    else if (top < SHALLOW) {
+      // A shallow side: walk down from the best, cheaper than hashing.
+      let k = top - 1;
+      while (k >= 0 && keys[k]! > key) k--;
+      lvl = k >= 0 && keys[k] === key ? ladder.levels[k]! : this.#newLevel(ladder, k + 1, price);
+    } else {
       lvl = this.levelAt.get(price);
       if (lvl === NIL) {
         const pos = ladder.search(price);
