@@ -316,7 +316,7 @@ export class ArrayOrderBook implements OrderBook {
         let levelGone = false;
         if (makerLeft === 0) {
           out.finished(P.id[o]!, P.uid[o]!, FinishAs.Filled, 0);
-          levelGone = R.remove(o);
+          levelGone = R.removeFilledHead(o, lvl);
         } else if (ice !== NIL && shown === lots) {
           R.refill(o, ice, lvl, makerLeft);
         }

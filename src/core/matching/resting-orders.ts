@@ -134,6 +134,28 @@ export class RestingOrders {
     return gone;
   }
 
+  /**
+   * Removes a filled order (nothing left, nothing shown) from the head of its level `lvl`, and the level if it
+   * empties: the match loop's removal, without the reads `remove` needs to find where the order stands.
+   * Returns true if the level emptied.
+   */
+  removeFilledHead(o: number, lvl: number): boolean {
+    const P = this.orders;
+    const L = this.levels;
+    const next = P.next[o]!;
+    L.head[lvl] = next;
+    let gone = false;
+    if (next === NIL) {
+      L.tail[lvl] = NIL;
+      gone = true;
+    } else P.prev[next] = NIL;
+    const count = L.count[lvl]! - 1;
+    L.count[lvl] = count;
+    if (count === 0) this.#dropLevel(lvl, P.side[o]!);
+    this.forget(o);
+    return gone;
+  }
+
   /** Unlinks `o` from its level, dropping the level when it empties. Returns true if it did. */
   detach(o: number): boolean {
     const P = this.orders;
@@ -142,13 +164,19 @@ export class RestingOrders {
     L.total[lvl] = L.total[lvl]! - this.visible(o);
     this.unlinkFifo(o, lvl);
     if (L.count[lvl] !== 0) return false;
-    const ladder = P.side[o] === Side.Buy ? this.bids : this.asks;
+    this.#dropLevel(lvl, P.side[o]!);
+    return true;
+  }
+
+  /** Takes an emptied level out of its side's ladder and the price index, and frees it. */
+  #dropLevel(lvl: number, side: number): void {
+    const L = this.levels;
+    const ladder = side === Side.Buy ? this.bids : this.asks;
     const top = ladder.n - 1;
     const price = L.price[lvl]!;
     ladder.removeAt(ladder.levels[top] === lvl ? top : ladder.search(price));
     this.levelAt.remove(price); // when a lookup indexed it
     L.release(lvl);
-    return true;
   }
 
   /** Releases an order that is in no level: id index, iceberg and order records. */
