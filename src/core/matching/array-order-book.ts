@@ -153,7 +153,7 @@ export class ArrayOrderBook implements OrderBook {
     }
     const ice = P.ice[o]!;
     if (ice !== NIL) R.icebergs.shown[ice] = Math.min(R.icebergs.display[ice]!, left);
-    R.enqueue(o, side, newPrice);
+    R.enqueue(o, side, newPrice, R.visible(o));
     return ResultCode.Ok;
   }
 
@@ -236,7 +236,7 @@ export class ArrayOrderBook implements OrderBook {
     const R = this.#r;
     checkRestorable(v, R.ids.get(v.orderId) !== NIL, this.#bestOpposite(v.side));
     const o = R.add(v.orderId, v.userId, v.stpId, v.side, v.tif, v.stpAct, v.amount, v.left, v.iceberg, v.visible);
-    R.enqueue(o, v.side, v.price);
+    R.enqueue(o, v.side, v.price, v.visible);
   }
 
   stateHash(): string {
@@ -380,8 +380,9 @@ export class ArrayOrderBook implements OrderBook {
   #rest(id: number, userId: number, stp: number, side: number, tif: number, act: number, price: number,
     amount: number, left: number, iceberg: number): void {
     const R = this.#r;
-    const o = R.add(id, userId, stp, side, tif, act, amount, left, iceberg, Math.min(iceberg, left));
-    R.enqueue(o, side, price);
+    const shown = iceberg > 0 && iceberg < left ? iceberg : left;
+    const o = R.add(id, userId, stp, side, tif, act, amount, left, iceberg, shown);
+    R.enqueue(o, side, price, shown);
   }
 
   /** Cancels the matching orders of one side in priority order (cancelAll). */

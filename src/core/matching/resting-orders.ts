@@ -91,8 +91,11 @@ export class RestingOrders {
     return o;
   }
 
-  /** Appends order `o` (in no level) at the back of the level at `price` on `side`, creating the level. */
-  enqueue(o: number, side: number, price: number): void {
+  /**
+   * Appends order `o` (in no level) at the back of the level at `price` on `side`, creating the level; `shown` is
+   * what the order shows (its visible lots).
+   */
+  enqueue(o: number, side: number, price: number, shown: number): void {
     const L = this.levels;
     const ladder = side === Side.Buy ? this.bids : this.asks;
     const top = ladder.n - 1;
@@ -117,7 +120,7 @@ export class RestingOrders {
     }
     this.appendFifo(o, lvl);
     this.orders.level[o] = lvl;
-    L.total[lvl] = L.total[lvl]! + this.visible(o);
+    L.total[lvl] = L.total[lvl]! + shown;
   }
 
   /** A new, empty level at `price`, placed at position `pos` of `ladder`. */
