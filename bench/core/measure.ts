@@ -95,8 +95,30 @@ export interface PassResult {
 }
 
 /**
+ * The last book of every driver's latest pass of several books, held until that driver's next pass has been timed.
+ *
+ * Why: V8 holds the hidden classes of an engine's objects (class fields and object shapes are reached through map
+ * transitions, which are referenced weakly) only through live instances. When a pass dropped all its books, the
+ * other engine's pass collected them, the maps of this engine's grown books (their pools, indexes, tree nodes,
+ * order objects) died, and every optimized function that depended on them was discarded ("weak objects"
+ * deoptimization); this engine's next timed pass then began in the interpreter and recompiled. That fixed cost per
+ * pass is no cost of either book (an exchange keeps its books), and it weighed on both: ringmatch's first
+ * nob-spam-orders pass after a peer pass took 2.5-6x the CPU time of one after its own, and the peer, whose
+ * red-black tree code was discarded every pass, spent 1,100 instead of 1,400 CPU ns per command on
+ * nob-constant-market with its last book held.
+ *
+ * So each engine keeps a small book alive, the same for both: the last book of a pass of several books (each a
+ * small copy of the scenario), and otherwise the driver's keep-alive book (drivers.ts: the first commands of the
+ * stream). Holding the one book of a single-book pass instead would make the other engine's collections mark a
+ * whole scenario's book (300,000 orders of the peer's objects on nob-spam-limits), which slowed both engines
+ * there. Nothing timed changes.
+ */
+const lastBook = new WeakMap<object, unknown>();
+
+/**
  * Times one pass on `reps` fresh books: all books are created and pre-filled first, then gc, then each replay
- * is timed on its own. Returns the summed seconds and the last book's fills and L2.
+ * is timed on its own. Returns the summed seconds and the last book's fills and L2. Keeps the last book of
+ * several (see lastBook).
  */
 export function timePass<B>(d: EngineDriver<B>, reps: number): { seconds: number; fills: number; l2: string } {
   const books: B[] = [];
@@ -113,7 +135,9 @@ export function timePass<B>(d: EngineDriver<B>, reps: number): { seconds: number
     fills = d.run(book);
     ns += Number(process.hrtime.bigint() - t0);
   }
-  return { seconds: ns / 1e9, fills, l2: d.l2(books[books.length - 1]!) };
+  const last = books[books.length - 1]!;
+  if (reps > 1) lastBook.set(d, last);
+  return { seconds: ns / 1e9, fills, l2: d.l2(last) };
 }
 
 /** The latency pass: one fresh book, every command timed. */

@@ -5,15 +5,15 @@
  * readable reference (NaiveOrderBook): the EC generator drives it to learn trades and final state, so the
  * measured book is checked against an independent implementation.
  *
- * Replay: one reused PlaceOrder and one reused BookEvents (cleared before every book call); fills are counted
- * by scanning event kinds. Two semantics for moves and reduces:
+ * Replay: one reused PlaceOrder and one reused BookEvents (cleared before every book call); fills are the
+ * events' fill count. Two semantics for moves and reduces:
  * - native: move = amend(id, price, 0), reduce = amend(id, 0, newTotal) (keeps queue position);
  * - replace: move and reduce = cancel(id) then place(GTC limit, same id, new price / remaining lots), which is
  *   what the peer's `modify` does (the order loses time priority).
  * Nothing here allocates per command.
  */
 import type { Market } from '../../src/core/market.js';
-import { BookEvents, EventKind } from '../../src/core/matching/book-events.js';
+import { BookEvents } from '../../src/core/matching/book-events.js';
 import { ArrayOrderBook } from '../../src/core/matching/array-order-book.js';
 import { NaiveOrderBook } from '../../src/core/matching/naive-order-book.js';
 import type { OrderBook, OrderBookOptions } from '../../src/core/matching/order-book.js';
@@ -78,7 +78,7 @@ export class OursRunner {
         this.code = ResultCode.InvalidParam;
     }
     if (this.code < 0) this.rejected++;
-    return countFills(ev);
+    return ev.fills;
   }
 
   /** Replays [from, to); returns the fills. */
@@ -113,13 +113,6 @@ export class OursRunner {
     return this.cmd.set(s.orderId[i]!, user, s.side[i]!, type, tif, s.price[i]!, amount, 0,
       stp ? user : 0, stp ? StpAct.CancelOld : StpAct.None);
   }
-}
-
-export function countFills(ev: BookEvents): number {
-  let n = 0;
-  const kind = ev.kind;
-  for (let k = 0; k < ev.count; k++) if (kind[k] === EventKind.Fill) n++;
-  return n;
 }
 
 /** The L2 book as "price:lots" levels, ascending by price, per side. @allocates */

@@ -35,6 +35,8 @@ export interface BookEvent {
 
 export class BookEvents {
   count = 0;
+  /** Fill events among them. */
+  fills = 0;
   kind: Uint8Array;
   code: Uint8Array;
   orderId: Float64Array;
@@ -57,6 +59,7 @@ export class BookEvents {
 
   clear(): void {
     this.count = 0;
+    this.fills = 0;
   }
 
   accepted(orderId: number, userId: number, side: number, price: number, amount: number): void {
@@ -64,6 +67,7 @@ export class BookEvents {
   }
 
   fill(takerId: number, takerUser: number, makerId: number, makerUser: number, makerSide: number, price: number, lots: number): void {
+    this.fills++;
     this.#push(EventKind.Fill, takerId, takerUser, makerId, makerUser, price, lots, makerSide);
   }
 

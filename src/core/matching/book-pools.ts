@@ -1,26 +1,36 @@
 /**
- * Struct-of-arrays record pools of the ArrayOrderBook: orders, price levels, icebergs and users.
+ * Struct-of-arrays record pools of the ArrayOrderBook: orders, price levels and icebergs.
  *
- * Each pool is a set of parallel typed-array columns indexed by a record number, with a free list threaded
- * through one Int32 column (NIL-terminated). `alloc()` pops the free list, growing every column when it is
- * empty; `release()` pushes. Growth doubles a pool up to 2^20 records, then adds a quarter at a time, and
- * copies the columns once (@allocates; steady state never grows): a growing book copies each record about
- * twice in all, and a book of millions of orders carries at most 25% spare records.
+ * Each pool is a set of parallel typed-array columns indexed by a record number, all views on one ArrayBuffer
+ * (ColumnBlock), with a free list threaded through one Int32 column (NIL-terminated). `alloc()` pops the free
+ * list, growing every column when it is empty; `release()` pushes. Growth doubles a pool up to 2^20 records,
+ * then adds a quarter at a time: one new buffer, each column copied once (@allocates; steady state never
+ * grows). A growing book copies each record about twice in all, and a book of millions of orders carries at
+ * most 25% spare records.
  *
- * Bytes per order record: id, amount, left (3 × f64) + user record, STP group, level, FIFO next/prev,
- * user-list next/prev, iceberg record (8 × i32) + side, tif, stp act (3 × u8) = 59 bytes.
+ * Bytes per order record: id, amount, left, entry number (4 × f64) + owner, STP group, level, FIFO next/prev,
+ * iceberg record (6 × i32) + side, tif, stp act (3 × u8) = 59 bytes.
  */
 
-import { grownTo } from '../typed-arrays.js';
+import { ColumnBlock } from '../typed-arrays.js';
 
 export const NIL = -1;
 const MIN_CHUNK = 256;
 /** Below this many records a pool doubles; above it, it grows by a quarter. */
 const DOUBLING_LIMIT = 1 << 20;
 
+/** Below this many records a book's pool quadruples. */
+const QUADRUPLING_LIMIT = 1 << 16;
 
 /** Capacity after one growth step from `cap`. */
 export const nextCapacity = (cap: number): number => cap + (cap < DOUBLING_LIMIT ? Math.max(MIN_CHUNK, cap) : cap >>> 2);
+
+/**
+ * A book pool's capacity after one growth step from `cap`: as nextCapacity, but quadrupling below 2^16 records,
+ * so a young book reaches its working size in half the steps (each one a new buffer and a copy of every column),
+ * at the price of up to 4× spare records while it holds fewer than 2^16 (at most 3.8 MB of orders).
+ */
+export const poolCapacity = (cap: number): number => (cap < QUADRUPLING_LIMIT ? 4 * Math.max(MIN_CHUNK / 4, cap) : nextCapacity(cap));
 
 /** Threads records [from, to) onto a free list whose link column is `next`, ending in `tail`. */
 function threadFree(next: Int32Array, from: number, to: number, tail: number): void {
@@ -29,54 +39,38 @@ function threadFree(next: Int32Array, from: number, to: number, tail: number): v
 }
 
 export class OrderPool {
-  capacity: number;
-  free: number;
+  capacity = 0;
+  free = NIL;
   /** Records in use. */
   used = 0;
-  id: Float64Array;
+  // Columns (assigned by #layout; undefined only inside the constructor, before the first layout).
+  id!: Float64Array;
   /** Total amount in lots (filled = amount - left). */
-  amount: Float64Array;
+  amount!: Float64Array;
   /** Lots still open, shown and hidden. */
-  left: Float64Array;
-  /** Owner's record in the UserPool. */
-  user: Int32Array;
-  stp: Int32Array;
+  left!: Float64Array;
+  /** Entry number: the book's count of entries when the order entered it (orders a user's open orders). */
+  seq!: Float64Array;
+  /** Owner's user id. */
+  uid!: Int32Array;
+  stp!: Int32Array;
   /** LevelPool record of the order's price level. */
-  level: Int32Array;
+  level!: Int32Array;
   /** FIFO links within the level; `next` doubles as the free-list link. */
-  next: Int32Array;
-  prev: Int32Array;
-  /** Entry-order links within the owner's list. */
-  unext: Int32Array;
-  uprev: Int32Array;
+  next!: Int32Array;
+  prev!: Int32Array;
   /** IcebergPool record, or NIL for a plain order (whose visible lots are `left`). */
-  ice: Int32Array;
-  side: Uint8Array;
-  tif: Uint8Array;
-  act: Uint8Array;
+  ice!: Int32Array;
+  side!: Uint8Array;
+  tif!: Uint8Array;
+  act!: Uint8Array;
 
   constructor(capacity = MIN_CHUNK) {
-    this.capacity = capacity;
-    this.id = new Float64Array(capacity);
-    this.amount = new Float64Array(capacity);
-    this.left = new Float64Array(capacity);
-    this.user = new Int32Array(capacity);
-    this.stp = new Int32Array(capacity);
-    this.level = new Int32Array(capacity);
-    this.next = new Int32Array(capacity);
-    this.prev = new Int32Array(capacity);
-    this.unext = new Int32Array(capacity);
-    this.uprev = new Int32Array(capacity);
-    this.ice = new Int32Array(capacity);
-    this.side = new Uint8Array(capacity);
-    this.tif = new Uint8Array(capacity);
-    this.act = new Uint8Array(capacity);
-    threadFree(this.next, 0, capacity, NIL);
-    this.free = 0;
+    this.#layout(capacity);
   }
 
   alloc(): number {
-    if (this.free === NIL) this.#grow();
+    if (this.free === NIL) this.#layout(poolCapacity(this.capacity));
     const r = this.free;
     this.free = this.next[r]!;
     this.used++;
@@ -90,61 +84,55 @@ export class OrderPool {
   }
 
   get byteLength(): number {
-    return this.capacity * (3 * 8 + 8 * 4 + 3);
+    return this.capacity * (4 * 8 + 6 * 4 + 3);
   }
 
-  /** @allocates */
-  #grow(): void {
-    const old = this.capacity;
-    const n = nextCapacity(old);
-    this.id = grownTo(this.id, n);
-    this.amount = grownTo(this.amount, n);
-    this.left = grownTo(this.left, n);
-    this.user = grownTo(this.user, n);
-    this.stp = grownTo(this.stp, n);
-    this.level = grownTo(this.level, n);
-    this.next = grownTo(this.next, n);
-    this.prev = grownTo(this.prev, n);
-    this.unext = grownTo(this.unext, n);
-    this.uprev = grownTo(this.uprev, n);
-    this.ice = grownTo(this.ice, n);
-    this.side = grownTo(this.side, n);
-    this.tif = grownTo(this.tif, n);
-    this.act = grownTo(this.act, n);
-    threadFree(this.next, old, n, this.free);
-    this.free = old;
+  /** Moves every column to a block of `n` records, the new ones onto the free list. @allocates */
+  #layout(n: number): void {
+    const b = new ColumnBlock(n, 4, 6, 3);
+    this.id = b.f64(this.id);
+    this.amount = b.f64(this.amount);
+    this.left = b.f64(this.left);
+    this.seq = b.f64(this.seq);
+    this.uid = b.i32(this.uid);
+    this.stp = b.i32(this.stp);
+    this.level = b.i32(this.level);
+    this.next = b.i32(this.next);
+    this.prev = b.i32(this.prev);
+    this.ice = b.i32(this.ice);
+    this.side = b.u8(this.side);
+    this.tif = b.u8(this.tif);
+    this.act = b.u8(this.act);
+    threadFree(this.next, this.capacity, n, this.free);
+    this.free = this.capacity;
     this.capacity = n;
   }
 }
 
 /**
- * Records that head a doubly linked list of orders: a key (a level's price, a user's id), the list's head and
- * tail, and its length. `count` doubles as the free-list link while a record is free.
+ * Price levels: price, sum of visible lots, FIFO head/tail and order count. `count` doubles as the free-list link
+ * while a record is free.
  */
-class ListHeadPool {
-  capacity: number;
-  free: number;
-  key: Float64Array;
-  head: Int32Array;
-  tail: Int32Array;
-  count: Int32Array;
+export class LevelPool {
+  capacity = 0;
+  free = NIL;
+  price!: Float64Array;
+  total!: Float64Array;
+  head!: Int32Array;
+  tail!: Int32Array;
+  count!: Int32Array;
 
-  constructor(capacity: number) {
-    this.capacity = capacity;
-    this.key = new Float64Array(capacity);
-    this.head = new Int32Array(capacity);
-    this.tail = new Int32Array(capacity);
-    this.count = new Int32Array(capacity);
-    threadFree(this.count, 0, capacity, NIL);
-    this.free = 0;
+  constructor(capacity = MIN_CHUNK) {
+    this.#layout(capacity);
   }
 
-  /** A fresh record with an empty list, keyed `key`. */
-  alloc(key: number): number {
-    if (this.free === NIL) this.#grow();
+  /** A fresh, empty level at `price`. */
+  alloc(price: number): number {
+    if (this.free === NIL) this.#layout(poolCapacity(this.capacity));
     const r = this.free;
     this.free = this.count[r]!;
-    this.key[r] = key;
+    this.price[r] = price;
+    this.total[r] = 0;
     this.head[r] = NIL;
     this.tail[r] = NIL;
     this.count[r] = 0;
@@ -156,79 +144,34 @@ class ListHeadPool {
     this.free = r;
   }
 
-  /** Subclasses grow their own columns to `n` here. @allocates */
-  protected growColumns(_n: number): void {}
-
   /** @allocates */
-  #grow(): void {
-    const old = this.capacity;
-    const n = nextCapacity(old);
-    this.key = grownTo(this.key, n);
-    this.head = grownTo(this.head, n);
-    this.tail = grownTo(this.tail, n);
-    this.count = grownTo(this.count, n);
-    this.growColumns(n);
-    threadFree(this.count, old, n, this.free);
-    this.free = old;
+  #layout(n: number): void {
+    const b = new ColumnBlock(n, 2, 3, 0);
+    this.price = b.f64(this.price);
+    this.total = b.f64(this.total);
+    this.head = b.i32(this.head);
+    this.tail = b.i32(this.tail);
+    this.count = b.i32(this.count);
+    threadFree(this.count, this.capacity, n, this.free);
+    this.free = this.capacity;
     this.capacity = n;
-  }
-}
-
-/** Price levels: price (the key), sum of visible lots, FIFO head/tail and order count. */
-export class LevelPool extends ListHeadPool {
-  total: Float64Array;
-
-  constructor(capacity = 256) {
-    super(capacity);
-    this.total = new Float64Array(capacity);
-  }
-
-  get price(): Float64Array {
-    return this.key;
-  }
-
-  /** A fresh, empty level at `price`. */
-  override alloc(price: number): number {
-    const l = super.alloc(price);
-    this.total[l] = 0;
-    return l;
-  }
-
-  protected override growColumns(n: number): void {
-    this.total = grownTo(this.total, n);
-  }
-}
-
-/** Users with resting orders: id (the key) and the head/tail/count of their entry-ordered list. */
-export class UserPool extends ListHeadPool {
-  constructor(capacity = 256) {
-    super(capacity);
-  }
-
-  get uid(): Float64Array {
-    return this.key;
   }
 }
 
 /** Iceberg state of orders that show less than they hold: display size and lots shown now. */
 export class IcebergPool {
-  capacity: number;
-  free: number;
-  display: Float64Array;
-  shown: Float64Array;
-  next: Int32Array;
+  capacity = 0;
+  free = NIL;
+  display!: Float64Array;
+  shown!: Float64Array;
+  next!: Int32Array;
 
   constructor(capacity = 64) {
-    this.capacity = capacity;
-    this.display = new Float64Array(capacity);
-    this.shown = new Float64Array(capacity);
-    this.next = new Int32Array(capacity);
-    threadFree(this.next, 0, capacity, NIL);
-    this.free = 0;
+    this.#layout(capacity);
   }
 
   alloc(display: number, shown: number): number {
-    if (this.free === NIL) this.#grow();
+    if (this.free === NIL) this.#layout(poolCapacity(this.capacity));
     const r = this.free;
     this.free = this.next[r]!;
     this.display[r] = display;
@@ -242,14 +185,13 @@ export class IcebergPool {
   }
 
   /** @allocates */
-  #grow(): void {
-    const old = this.capacity;
-    const n = nextCapacity(old);
-    this.display = grownTo(this.display, n);
-    this.shown = grownTo(this.shown, n);
-    this.next = grownTo(this.next, n);
-    threadFree(this.next, old, n, this.free);
-    this.free = old;
+  #layout(n: number): void {
+    const b = new ColumnBlock(n, 2, 1, 0);
+    this.display = b.f64(this.display);
+    this.shown = b.f64(this.shown);
+    this.next = b.i32(this.next);
+    threadFree(this.next, this.capacity, n, this.free);
+    this.free = this.capacity;
     this.capacity = n;
   }
 }

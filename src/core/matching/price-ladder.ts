@@ -3,21 +3,28 @@
  *
  * Keys are `sign × price` in ascending order: bids use sign +1 (highest price last), asks -1 (lowest price last).
  * Matching takes and removes levels at the end, so the common operations (best level, new best, emptied best)
- * are O(1); other inserts and removals shift the worse levels with one `copyWithin` (a memmove).
+ * are O(1); other inserts and removals shift the worse levels (a loop for a few, else `copyWithin`, a memmove).
  * Lookup by price is a binary search, O(log L).
  *
  * Allocation: none, except doubling both arrays when full (rare; the ladder never shrinks).
  */
+import { ColumnBlock } from '../typed-arrays.js';
+
+/**
+ * Shifts of at most this many entries are done in a loop: copyWithin is a call into the runtime that costs about
+ * as much as moving 16 entries by hand.
+ */
+const SHORT_SHIFT = 16;
+
 export class PriceLadder {
   /** sign × price, ascending. Valid in [0, n). */
-  keys: Float64Array;
+  keys!: Float64Array;
   /** Level record per key. Valid in [0, n). */
-  levels: Int32Array;
+  levels!: Int32Array;
   n = 0;
 
   constructor(readonly sign: 1 | -1, capacity = 256) {
-    this.keys = new Float64Array(capacity);
-    this.levels = new Int32Array(capacity);
+    this.#layout(capacity);
   }
 
   /** Level record at the best price, or -1 when empty. */
@@ -49,23 +56,37 @@ export class PriceLadder {
 
   /** Inserts a level at position `pos` (from a negative `search` result: pos = -r - 1). */
   insertAt(pos: number, price: number, level: number): void {
-    if (this.n === this.keys.length) this.#grow();
+    if (this.n === this.keys.length) this.#layout(this.n * 2);
     const n = this.n;
-    if (pos < n) {
-      this.keys.copyWithin(pos + 1, pos, n);
-      this.levels.copyWithin(pos + 1, pos, n);
+    const keys = this.keys;
+    const levels = this.levels;
+    if (n - pos > SHORT_SHIFT) {
+      keys.copyWithin(pos + 1, pos, n);
+      levels.copyWithin(pos + 1, pos, n);
+    } else {
+      for (let k = n; k > pos; k--) {
+        keys[k] = keys[k - 1]!;
+        levels[k] = levels[k - 1]!;
+      }
     }
-    this.keys[pos] = this.sign * price;
-    this.levels[pos] = level;
+    keys[pos] = this.sign * price;
+    levels[pos] = level;
     this.n = n + 1;
   }
 
   /** Removes the level at position `pos`. */
   removeAt(pos: number): void {
     const n = this.n - 1;
-    if (pos < n) {
-      this.keys.copyWithin(pos, pos + 1, n + 1);
-      this.levels.copyWithin(pos, pos + 1, n + 1);
+    const keys = this.keys;
+    const levels = this.levels;
+    if (n - pos > SHORT_SHIFT) {
+      keys.copyWithin(pos, pos + 1, n + 1);
+      levels.copyWithin(pos, pos + 1, n + 1);
+    } else {
+      for (let k = pos; k < n; k++) {
+        keys[k] = keys[k + 1]!;
+        levels[k] = levels[k + 1]!;
+      }
     }
     this.n = n;
   }
@@ -75,13 +96,10 @@ export class PriceLadder {
     return this.sign * this.keys[pos]!;
   }
 
-  /** @allocates (rare) */
-  #grow(): void {
-    const keys = new Float64Array(this.keys.length * 2);
-    keys.set(this.keys);
-    const levels = new Int32Array(this.levels.length * 2);
-    levels.set(this.levels);
-    this.keys = keys;
-    this.levels = levels;
+  /** Moves both arrays to one block of `n` entries (undefined arrays: the constructor's first layout). @allocates (rare) */
+  #layout(n: number): void {
+    const b = new ColumnBlock(n, 1, 1, 0);
+    this.keys = b.f64(this.keys);
+    this.levels = b.i32(this.levels);
   }
 }

@@ -764,6 +764,18 @@ export function orderBookContract(name: string, create: BookFactory): void {
         expect(d.cancel(1)).toEqual({ code: ResultCode.OrderNotFound, events: [] });
       });
 
+      it('finds no order under an id that merely rounds to a resting one', () => {
+        const d = book();
+        d.limit(5, 11, BUY, 100, 5);
+        d.limit(2 ** 40, 11, BUY, 99, 5);
+        for (const id of [5.5, 4.999, 5 + 2 ** -40, -5, Number.NaN, 2 ** 40 + 0.5, 2 ** 40 + 2 ** 32]) {
+          expect(d.cancel(id)).toEqual({ code: ResultCode.OrderNotFound, events: [] });
+          expect(d.amend(id, 101, 0)).toEqual({ code: ResultCode.OrderNotFound, events: [] });
+          expect(d.view(id)).toBeUndefined();
+        }
+        expect(d.book.size).toBe(2);
+      });
+
       it('cancels an iceberg with all its hidden lots as left', () => {
         const d = book();
         d.limit(1, 11, BUY, 100, 9, { iceberg: 2 });

@@ -80,7 +80,9 @@ describe('differential: NaiveOrderBook vs ArrayOrderBook', () => {
             .toEqual({ step, command: c, code: codeA, events: outA.toArray(), size: a.size });
         }
         gen.observe(outA);
+        const before = fills;
         for (let i = 0; i < outA.count; i++) if (outA.makerOrderId[i] !== 0) fills++;
+        expect(outB.fills, `fill count after command ${step}`).toBe(fills - before);
         if (step % CHECK_EVERY === 0) {
           for (const id of idsOf(a)) seen.add(id);
           expectSameState(step, a, b, idsOf(a));
