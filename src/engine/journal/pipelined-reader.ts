@@ -19,16 +19,13 @@ import { RingState, seqDiff } from '../ring/layout.js';
 import { SpscRing } from '../ring/spsc-ring.js';
 import { AsyncWait } from '../ring/wait-strategy.js';
 import { spawnWorker } from '../workers/spawn-worker.js';
-import {
-  D_KIND, D_POS, DECODED_SLOT_F64, DECODED_SLOT_WORDS, DEFECT_CODES, E_FILE_BYTES, E_REASON, E_RECORDS, E_VALID_BYTES, readDecoded, SlotKind,
-  unitsView,
-} from './decoded-ring.js';
+import { DECODED_SLOT_WORDS, readDecoded, readEnd, recordEnd, SlotKind, slotKind, unitsView } from './decoded-ring.js';
 import type { DecodeWorkerData } from './decode.worker.js';
 import { type JournalReport, type ReadOptions, type RecordCallback, readFileStart, readJournal } from './reader.js';
 
 /** Files from this size on are read through a decode worker by `readJournalAuto` (about 150,000 records). */
 export const PIPELINE_MIN_BYTES = 16 << 20;
-/** Ring slots: 16,384 × 192 B = 3 MiB. */
+/** Ring slots: 16,384 × 128 B = 2 MiB. */
 const CAPACITY = 1 << 14;
 /** Slots handed out between releases (a quarter of the ring): each release may wake the worker (a futex call), so rarely. */
 const RELEASE_EVERY = CAPACITY >> 2;
@@ -83,7 +80,6 @@ interface End { readonly records: number; readonly validBytes: number; readonly 
 
 async function consume(ring: SpscRing, units: Uint16Array, onCommand: RecordCallback, failed: () => Error | undefined): Promise<End> {
   const wait = new AsyncWait({ timeoutMs: 50 });
-  const f = ring.slots64;
   const cmd = new Command();
   let next = (ring.consumed + 1) | 0;
   for (;;) {
@@ -97,18 +93,13 @@ async function consume(ring: SpscRing, units: Uint16Array, onCommand: RecordCall
     }
     let handed = 0;
     while (seqDiff(published, next) >= 0) {
-      const at = next & ring.mask;
-      const kind = f[at * DECODED_SLOT_F64 + D_KIND];
-      if (kind === SlotKind.End) {
-        const base = at * DECODED_SLOT_F64;
-        const code = f[base + E_REASON]!;
-        const end = { records: f[base + E_RECORDS]!, validBytes: f[base + E_VALID_BYTES]!, fileBytes: f[base + E_FILE_BYTES]!,
-          reason: code < 0 ? undefined : DEFECT_CODES[code] };
+      if (slotKind(ring, next) === SlotKind.End) {
+        const end = readEnd(ring, next);
         ring.release(next);
         return end;
       }
       const n = readDecoded(ring, units, next, cmd);
-      onCommand(cmd, f[at * DECODED_SLOT_F64 + D_POS]!);
+      onCommand(cmd, recordEnd(ring, next));
       next = (next + n) | 0;
       handed += n;
       if (handed >= RELEASE_EVERY) {
