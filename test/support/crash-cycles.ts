@@ -23,6 +23,11 @@ import type { SimulatorConfig } from '../../src/sim/config-file.js';
 import { call } from './signed-call.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+/**
+ * How to run the server: from sources under tsx (tests), or the transpiled CLI beside this file when this module
+ * itself runs transpiled (`npm run soak:crash` runs dist/soak/crash.js, whose ROOT is dist/).
+ */
+const SERVER = import.meta.url.endsWith('.js') ? ['src/cli.js'] : ['--import', 'tsx', 'src/cli.ts'];
 const START_LIMIT_MS = 30_000;
 /** Balances every control-plane user of the load asks for (they never trade: the ledger must show exactly these). */
 const USER_BALANCES = { USDT: '777', BTC: '0.5' } as const;
@@ -57,7 +62,7 @@ export function crashConfig(journal: string, runner: 'inline' | 'threaded'): Sim
 interface Server { readonly child: ChildProcess; readonly port: number; stderr: string }
 
 async function startServer(configPath: string): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'start', '--config', configPath, '--port', '0', '--host', '127.0.0.1'], {
+  const child = spawn(process.execPath, [...SERVER, 'start', '--config', configPath, '--port', '0', '--host', '127.0.0.1'], {
     cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'],
   });
   const server = { child, port: 0, stderr: '' };
