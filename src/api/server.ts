@@ -289,9 +289,10 @@ export function createHttpHandler(options: ServerOptions): HttpHandler {
       const code = checkControlAccess(req, deps.adminToken);
       if (code !== ResultCode.Ok) return reply.error(code);
     }
-    const nowMs = Math.floor(req.inUs / 1000);
-    const who = access.kind === 'private' ? String(req.uid) : req.ip;
-    if (limiter.enabled && !withinRate(limiter, route, req, who, nowMs, reply, deps.fillRatio)) return reply.error(ResultCode.TooManyRequests);
+    // Whom the limits count against: the uid, or for public routes the address (a native call: read only when limiting).
+    if (limiter.enabled && !withinRate(limiter, route, req, access.kind === 'private' ? String(req.uid) : req.ip, Math.floor(req.inUs / 1000), reply, deps.fillRatio)) {
+      return reply.error(ResultCode.TooManyRequests);
+    }
     const waitFor = replicaSeq?.waitFor;
     if (waitFor !== undefined && req.headers.minSeq !== '') {
       const want = Number(req.headers.minSeq);
