@@ -267,9 +267,7 @@ export class FuturesOrders implements BookProduct {
       if (c.amount > Math.abs(n)) return ResultCode.ReduceExceeded;
     }
     if (!system) {
-      let pendingOrders = 0;
-      for (const r of P.rowsOf(c.uid, c.market)) pendingOrders += P.pending[r]!;
-      if (pendingOrders >= k.ordersLimit) return ResultCode.FuturesTooManyOrders;
+      if (P.pendingOrders(c.uid, c.market) >= k.ordersLimit) return ResultCode.FuturesTooManyOrders;
     }
     const opening = system ? 0 : openingLots(ctx, row, c.side, c.amount, reduceOnly, dual);
     if (opening > 0) {

@@ -14,8 +14,9 @@
  * contract and ≥ 0 on an inverse one (the reverse for a short); entry price = |basis| / (|size| × quanto)
  * (linear) or |size| / |basis| (inverse).
  *
- * Costs: find is one index probe; a new row may grow the columns (@allocates, amortised); BigInt columns
- * allocate on every write.
+ * Costs: find is one index probe; a user's rows are listed per user (rowsOf and pendingOrders cost the user's
+ * rows, not every row); a new row may grow the columns and its user's list (@allocates, amortised); BigInt
+ * columns allocate on every write.
  */
 import { KeyIndex } from '../matching/key-index.js';
 import { grownTo } from '../typed-arrays.js';
@@ -62,6 +63,8 @@ export class PositionStore {
   lastClosePnl: bigint[] = [];
   #count = 0;
   readonly #index = new KeyIndex(this.#key, 64);
+  /** Each user's rows in creation order (the order rowsOf promises); a user without rows has no entry. */
+  readonly #byUser = new Map<number, number[]>();
 
   get count(): number {
     return this.#count;
@@ -101,6 +104,9 @@ export class PositionStore {
     this.historyPnl.push(0n);
     this.lastClosePnl.push(0n);
     this.#index.insert(this.#key[r], r);
+    const mine = this.#byUser.get(uid);
+    if (mine === undefined) this.#byUser.set(uid, [r]);
+    else mine.push(r);
     return r;
   }
 
@@ -112,6 +118,10 @@ export class PositionStore {
     while (this.#count > n) {
       const r = --this.#count;
       this.#index.remove(this.#key[r]!);
+      // The newest row overall is its user's newest too.
+      const mine = this.#byUser.get(this.uid[r]!)!;
+      mine.pop();
+      if (mine.length === 0) this.#byUser.delete(this.uid[r]!);
       this.basis.pop(); this.riskLimit.pop(); this.pnlPnl.pop(); this.pnlFee.pop(); this.pnlFund.pop();
       this.historyPnl.pop(); this.lastClosePnl.pop();
     }
@@ -123,11 +133,23 @@ export class PositionStore {
     this.updateId[r] = this.updateId[r]! + 1;
   }
 
-  /** Rows of `uid` (optionally one market), in creation order. @allocates */
+  /** Rows of `uid` (optionally one market), in creation order; a copy, so callers may add rows meanwhile. @allocates */
   rowsOf(uid: number, market = -1): number[] {
-    const out: number[] = [];
-    for (let r = 0; r < this.#count; r++) if (this.uid[r] === uid && (market < 0 || this.market[r] === market)) out.push(r);
-    return out;
+    const mine = this.#byUser.get(uid);
+    if (mine === undefined) return [];
+    return market < 0 ? mine.slice() : mine.filter((r) => this.market[r] === market);
+  }
+
+  /** Open orders of `uid` on `market` over its rows there (Gate's per-contract order limit). */
+  pendingOrders(uid: number, market: number): number {
+    const mine = this.#byUser.get(uid);
+    if (mine === undefined) return 0;
+    let n = 0;
+    for (let i = 0; i < mine.length; i++) {
+      const r = mine[i]!;
+      if (this.market[r] === market) n += this.pending[r]!;
+    }
+    return n;
   }
 
   /** Rows with a non-zero size in `market` (every market when -1), in creation order. @allocates */
