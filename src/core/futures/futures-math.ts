@@ -81,3 +81,16 @@ export function decimalsOf(text: string): number {
 export function ratioText(num: bigint, den: bigint, scale: number): string {
   return formatSigned(divRound(num * 10n ** BigInt(scale), den, Round.HalfUp), scale);
 }
+
+/**
+ * Whether `price` lies further from `mark` than `deviate` (10^-8) allows: |price − mark| × 10^8 > mark × deviate,
+ * decided exactly. Both sides are computed in doubles first (one rounding each, relative error under 2^-52);
+ * only when they are within 10^-9 of each other does the exact BigInt comparison run (it allocates).
+ */
+export function exceedsDeviation(price: number, mark: number, deviate: bigint): boolean {
+  const lhs = Math.abs(price - mark) * 1e8;
+  const rhs = mark * Number(deviate);
+  if (lhs > rhs * (1 + 1e-9)) return true;
+  if (lhs < rhs * (1 - 1e-9)) return false;
+  return BigInt(Math.abs(price - mark)) * RATE_ONE > BigInt(mark) * deviate;
+}

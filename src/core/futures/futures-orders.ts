@@ -33,7 +33,7 @@ import { type BookEvents, EventKind } from '../matching/book-events.js';
 import { FinishAs, OrderType, Side, TimeInForce } from '../matching/order-types.js';
 import { ResultCode } from '../result-code.js';
 import { cashFlow, valueAt } from './contract.js';
-import { divRound, ofRate, RATE_ONE, Round } from './futures-math.js';
+import { divRound, exceedsDeviation, ofRate, RATE_ONE, Round } from './futures-math.js';
 import { PositionSlot, positionHoldKey } from './position-store.js';
 import { tradePosition } from './position-fills.js';
 import {
@@ -57,14 +57,13 @@ export function positionRow(ctx: ExchangeContext, ci: number, uid: number, slot:
   return S.positions.ensure(uid, S.marketOf[ci]!, slot, c.defaultLeverage, c.riskBase, time);
 }
 
-/** The row of an open order's position (from its record). */
-function rowOfOrder(ctx: ExchangeContext, ci: number, r: number): number {
+/** The row of an open order's position (from its record); `dual`: the owner's account mode, when known. */
+function rowOfOrder(ctx: ExchangeContext, ci: number, r: number, dual = ctx.futures.isDual(ctx.orders.uid[r]!, ctx.futures.acct[ci]!)): number {
   const O = ctx.orders;
-  const uid = O.uid[r]!;
   const flags = orderFlagsOf(O.account[r]!);
-  const dual = ctx.futures.isDual(uid, ctx.futures.acct[ci]!);
-  return positionRow(ctx, ci, uid, orderSlot(dual, O.side[r]!, (flags & FuturesFlag.ReduceOnly) !== 0), 0);
+  return positionRow(ctx, ci, O.uid[r]!, orderSlot(dual, O.side[r]!, (flags & FuturesFlag.ReduceOnly) !== 0), 0);
 }
+
 
 /** Contracts of open orders of `row` on `side`, and the record of it (what R1 and R2 keep up to date). */
 function addOpen(ctx: ExchangeContext, row: number, side: number, lots: number, orders: number): void {
@@ -254,7 +253,7 @@ export class FuturesOrders implements BookProduct {
       price = system ? c.price : marketBound(ctx, ci, c.side, c.amount);
     } else {
       if (price === 0 || price % k.tick !== 0) return ResultCode.InvalidParam;
-      if (mark > 0 && !system && BigInt(Math.abs(price - mark)) * RATE_ONE > BigInt(mark) * k.priceDeviate) return ResultCode.PriceTooDeviated;
+      if (mark > 0 && !system && exceedsDeviation(price, mark, k.priceDeviate)) return ResultCode.PriceTooDeviated;
     }
     if (system) {
       const liq = this.#liquidatorPrice(ctx, ci, row, c);
@@ -368,15 +367,16 @@ export class FuturesOrders implements BookProduct {
     const { price, left } = this.#amend;
     if (left <= 0) return ResultCode.Ok; // the book answers AmendBelowFilled
     const mark = S.mark[ci]!;
-    if (c.price !== 0 && mark > 0 && BigInt(Math.abs(price - mark)) * RATE_ONE > BigInt(mark) * k.priceDeviate) return ResultCode.PriceTooDeviated;
-    const row = rowOfOrder(ctx, ci, r);
+    if (c.price !== 0 && mark > 0 && exceedsDeviation(price, mark, k.priceDeviate)) return ResultCode.PriceTooDeviated;
+    const dual = S.isDual(c.uid, S.acct[ci]!);
+    const row = rowOfOrder(ctx, ci, r, dual);
     const flags = orderFlagsOf(O.account[r]!);
     const reduceOnly = (flags & FuturesFlag.ReduceOnly) !== 0;
     const P = S.positions;
     if (reduceOnly && left > Math.abs(P.size[row]!)) return ResultCode.ReduceExceeded;
     // Re-hold for the new remainder, as if the order were placed now (its own contracts not counted as pending).
     addOpen(ctx, row, O.side[r]!, -O.left[r]!, 0);
-    const opening = openingLots(ctx, row, O.side[r]!, left, reduceOnly, S.isDual(c.uid, S.acct[ci]!));
+    const opening = openingLots(ctx, row, O.side[r]!, left, reduceOnly, dual);
     addOpen(ctx, row, O.side[r]!, O.left[r]!, 0);
     return reholdForAmend(ctx.ledger.futures, c, orderMargin(ctx, ci, row, opening, price));
   }
