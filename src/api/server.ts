@@ -141,21 +141,42 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 /** Gate's retention of finished orders with no fills, in seconds (they vanish after about a minute). */
 export const DEFAULT_ORDER_RETENTION_S = 60;
 
+/** The headers the front reads, filled by one `HttpRequest.forEach` pass (first occurrence wins, as getHeader). */
+class HeaderValues implements RequestHeaders {
+  key = ''; timestamp = ''; sign = ''; contentType = ''; contentLength = ''; transferEncoding = '';
+  clientRequestId = ''; forwardedFor = ''; exptime = ''; simToken = ''; sizeDecimal = ''; minSeq = '';
+  svcSizeDecimal = '';
+}
+
+/** The request being read by `takeHeader` (uWS calls it synchronously inside readHeaders). */
+let reading = new HeaderValues();
+
+function takeHeader(name: string, value: string): void {
+  const h = reading;
+  switch (name) {
+    case 'key': if (h.key === '') h.key = value; break;
+    case 'timestamp': if (h.timestamp === '') h.timestamp = value; break;
+    case 'sign': if (h.sign === '') h.sign = value; break;
+    case 'content-type': if (h.contentType === '') h.contentType = value; break;
+    case 'content-length': if (h.contentLength === '') h.contentLength = value; break;
+    case 'transfer-encoding': if (h.transferEncoding === '') h.transferEncoding = value; break;
+    case 'x-client-request-id': if (h.clientRequestId === '') h.clientRequestId = value; break;
+    case 'x-forwarded-for': if (h.forwardedFor === '') h.forwardedFor = value; break;
+    case 'x-gate-exptime': if (h.exptime === '') h.exptime = value; break;
+    case 'x-sim-token': if (h.simToken === '') h.simToken = value; break;
+    case 'x-gate-size-decimal': if (h.sizeDecimal === '') h.sizeDecimal = value; break;
+    case 'x-svc-size-decimal': if (h.svcSizeDecimal === '') h.svcSizeDecimal = value; break;
+    case 'x-rm-min-seq': if (h.minSeq === '') h.minSeq = value; break;
+    default:
+  }
+}
+
+/** Copies the headers the front reads out of uWS's request (one native pass over them). @allocates one object */
 function readHeaders(req: HttpRequest): RequestHeaders {
-  return {
-    key: req.getHeader('key'),
-    timestamp: req.getHeader('timestamp'),
-    sign: req.getHeader('sign'),
-    contentType: req.getHeader('content-type'),
-    contentLength: req.getHeader('content-length'),
-    transferEncoding: req.getHeader('transfer-encoding'),
-    clientRequestId: req.getHeader('x-client-request-id'),
-    forwardedFor: req.getHeader('x-forwarded-for'),
-    exptime: req.getHeader('x-gate-exptime'),
-    simToken: req.getHeader('x-sim-token'),
-    sizeDecimal: req.getHeader('x-gate-size-decimal') || req.getHeader('x-svc-size-decimal'),
-    minSeq: req.getHeader('x-rm-min-seq'),
-  };
+  const h = (reading = new HeaderValues());
+  req.forEach(takeHeader);
+  if (h.sizeDecimal === '') h.sizeDecimal = h.svcSizeDecimal;
+  return h;
 }
 
 /** Classes counted per UID in total (every route of the class shares one window), not per endpoint (seed 8.1). */

@@ -64,6 +64,12 @@ describe('POST/GET/PUT/DELETE /futures/{settle}/orders', () => {
     expect(again.body.size).toBe(-3);
     const svc = await signedFetch(sim.server.port, { path: `/api/v4/futures/usdt/orders/${String(r.body.id)}`, headers: { 'X-Svc-Size-Decimal': '1' } });
     expect((svc.body as J).size).toBe('-3');
+    // X-Gate-Size-Decimal decides over X-Svc-Size-Decimal whichever comes first; header names in any case.
+    const path = `/api/v4/futures/usdt/orders/${String(r.body.id)}`;
+    const both = await signedFetch(sim.server.port, { path, headers: { 'x-svc-size-decimal': '1', 'X-GATE-SIZE-DECIMAL': '0' } });
+    expect((both.body as J).size).toBe(-3);
+    const gateFirst = await signedFetch(sim.server.port, { path, headers: { 'X-Gate-Size-Decimal': '1', 'X-Svc-Size-Decimal': '0' } });
+    expect((gateFirst.body as J).size).toBe('-3');
     await call('DELETE', `/futures/usdt/orders/${String(r.body.id)}`);
   });
 
