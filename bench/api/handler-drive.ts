@@ -7,7 +7,7 @@
  *
  * Prints: CPU µs per request (process.cpuUsage over the timed loop), GCs and their pauses, heap bytes
  * allocated per request (V8's sampling heap profiler over a separate pass, by function), and the uWS calls a
- * request makes (getHeader, writeHeader, cork, …). The same server configuration as sim-server.ts (inline).
+ * request makes (forEach, writeHeader, cork, …). The same server configuration as sim-server.ts (inline).
  */
 import { Session } from 'node:inspector/promises';
 import { PerformanceObserver } from 'node:perf_hooks';
@@ -47,6 +47,7 @@ function drive(onRequest: (res: HttpResponse, req: HttpRequest) => void, p: Pars
     getUrl: () => { count('getUrl'); return p.url; },
     getQuery: () => { count('getQuery'); return p.query; },
     getHeader: (k: string) => { count('getHeader'); return p.headers.get(k) ?? ''; },
+    forEach: (cb: (key: string, value: string) => void) => { count('forEach'); for (const [k, v] of p.headers) cb(k, v); },
   } as unknown as HttpRequest;
   let onData: ((chunk: ArrayBuffer, last: boolean) => void) | undefined;
   const res = {
