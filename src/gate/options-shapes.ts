@@ -44,6 +44,12 @@ export function modelOf(ex: Exchange, ci: number, nowUs: number): ModelFigures {
   return S.mark[ci]! > 0 ? { ...m, markTicks: S.mark[ci]! } : m;
 }
 
+/** The mark of contract `ci` (ticks), as `modelOf` gives it, without running the model when a mark is set. */
+export function markOf(ex: Exchange, ci: number, nowUs: number): number {
+  const S = ex.options;
+  return S.settled[ci] === 0 && S.mark[ci]! > 0 ? S.mark[ci]! : modelOf(ex, ci, nowUs).markTicks;
+}
+
 /** Open interest of contract `ci`: Σ long sizes. */
 export function openInterest(ex: Exchange, ci: number): number {
   let n = 0;
@@ -197,7 +203,8 @@ export function renderOptionsAccount(ex: Exchange, uid: number, code: string): R
 /**
  * Gate's OptionsPositionClose of a close row: time in seconds, `side` of the closed position, `pnl` realised since
  * it opened, `text` how it closed (`close` a trade, `liquidated` the liquidator's takeover, `settled` the expiry),
- * `settle_size` its size before the close. The routes and the pushes render closes with this.
+ * `settle_size` its size before the close, for GET /options/position_close (the options.position_closes push has
+ * its own shape: api/ws/options-push-shapes.ts).
  */
 export function renderOptionsPositionClose(ex: Exchange, r: OptionsCloseRow): Record<string, unknown> {
   const S = ex.options;
@@ -207,7 +214,8 @@ export function renderOptionsPositionClose(ex: Exchange, r: OptionsCloseRow): Re
 }
 
 /**
- * A liquidation row as the pushes and the control plane show it: time in seconds (and ms), user, contract, the
+ * A liquidation row as the control plane shows it (the options.liquidates push has Gate's own shape:
+ * api/ws/options-push-shapes.ts): time in seconds (and ms), user, contract, the
  * size taken over (signed as the position), the mark it was taken at, the liquidation order's id, and the
  * account's equity and maintenance margin when it was liquidated.
  */

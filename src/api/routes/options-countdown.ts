@@ -16,7 +16,7 @@ import { CountdownCancels } from '../orders/countdown-cancels.js';
 import type { Router } from '../router.js';
 
 /** Records prefix of the options countdown timers. */
-export const OPTIONS_COUNTDOWN_PREFIX = 'options-countdown/';
+const OPTIONS_COUNTDOWN_PREFIX = 'options-countdown/';
 
 export function registerOptionsCountdownRoutes(router: Router, deps: ApiDeps): void {
   const ex = () => deps.gateway.exchange;

@@ -32,7 +32,7 @@ function hundredths(v: unknown): number {
 const ms = (v: unknown, max: number): number => (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 && v <= max ? v : -1);
 
 /** Gate's OptionsMMP of a state. */
-export function renderMmp(underlying: string, m: MmpState): Record<string, unknown> {
+function renderMmp(underlying: string, m: MmpState): Record<string, unknown> {
   return { underlying, window: m.window, frozen_period: m.frozenPeriod, qty_limit: formatSigned(BigInt(m.qtyLimit), 2),
     delta_limit: formatSigned(BigInt(m.deltaLimit), 2), trigger_time_ms: m.triggerMs, frozen_until_ms: m.frozenUntilMs };
 }

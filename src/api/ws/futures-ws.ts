@@ -41,8 +41,9 @@ export function registerFuturesWebSocket(app: TemplatedApp, deps: ApiDeps, optio
     if (ok && fill.enabled && cls !== 'futures') fill.countRequest(uid);
     return ok;
   };
-  const pushes = new FuturesPushes(gateway, feed, { publish: host.publish, subscribers: host.subscribers, active: host.active }).attach(gateway);
-  const out = { publish: host.publish, subscribers: host.subscribers, active: host.active };
+  // The host publishes through the output gate and counts subscribers: it is the pushes' Publisher.
+  const out = host;
+  const pushes = new FuturesPushes(gateway, feed, out).attach(gateway);
   const privates = new FuturesPrivatePushes(gateway, out).attach(gateway);
   const stats = new FuturesStatsPushes(gateway, feed, out, options.contractStatsMs).attach(gateway);
   const account = new FuturesAccountPushes(gateway, out).attach(gateway);

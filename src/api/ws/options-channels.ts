@@ -53,7 +53,7 @@ export const OP_BOOK_LEVELS: readonly number[] = [1, 5, 10, 20, 50];
 export const OP_UPDATE_LEVELS: readonly number[] = [5, 10, 20, 50];
 export const OP_UPDATE_INTERVALS: readonly string[] = ['100ms', '1000ms'];
 /** Contracts one object payload may expand to. */
-export const MAX_EXPANDED = 1000;
+const MAX_EXPANDED = 1000;
 
 /** What an options topic's pushes need: a contract or an underlying (-1 for the other), levels and interval. */
 export interface OpTarget {

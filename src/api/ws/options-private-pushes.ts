@@ -10,12 +10,10 @@
  *   options.position_closes   per position that became empty, from the close histories below
  *   options.liquidates        per liquidation record, from the liquidation histories below
  *
- * Closes and liquidations follow bounded histories of the options state with a cursor each (history-cursor.ts;
- * O(new rows) per command). A history is a `CloseHistory` or a `LiquidationHistory`: where its rows are and what a
- * row says. Expiry settlement is the close history served now (text `settled`); a liquidation of short options
- * adds its records as one more entry of each list (a close with text `liquidated`, and the liquidation itself),
- * and the channels push them without other change.
- * Costs per command: a few topic lookups when nobody is subscribed.
+ * Settlements, closes and liquidations follow bounded histories of the options state with a cursor each
+ * (history-cursor.ts; O(new rows) per command): a close is any position that became empty (text `close`,
+ * `liquidated` or `settled`), a liquidation one position the liquidator took over.
+ * Costs per command: a few topic lookups when nobody is subscribed; a push is rendered only for a subscribed topic.
  */
 import type { Command } from '../../core/command.js';
 import { isBookCommand } from '../../core/exchange/exchange.js';
@@ -36,60 +34,13 @@ import type { Publisher } from './publisher.js';
 import { PushObserver } from './push-observer.js';
 import { touchedOrders } from './touched-orders.js';
 
-/** What a close record says: whose position in which contract, its size before, the cash of the close, how. */
-export interface CloseFact { readonly uid: number; readonly ci: number; readonly size: number; readonly pnl: bigint; readonly text: string }
-
-/** A history of position closes (rows appended by commands, oldest dropped; `t` in the row's own time unit). */
-export interface CloseHistory<T extends { readonly t: number }> {
-  rows(ex: Exchange): readonly T[];
-  close(row: T): CloseFact;
-  /** Rows' `t` per second of engine time (1 for seconds, 1e6 for µs). */
-  readonly perSecond: number;
-}
-
-/** A history of liquidations: `push` renders Gate's options.liquidates object (with `user`, `time`, `time_ms`). */
-export interface LiquidationHistory<T extends { readonly t: number }> {
-  rows(ex: Exchange): readonly T[];
-  uid(row: T): number;
-  ci(row: T): number;
-  push(ex: Exchange, row: T): Record<string, unknown>;
-  readonly perSecond: number;
-}
-
-/**
- * Every position that became empty: closed by a trade (`close`), by the liquidator (`liquidated`) or at expiry
- * (`settled`), as GET /options/position_close lists them (options-state.ts OptionsCloseRow, times in µs).
- */
-const POSITION_CLOSES: CloseHistory<OptionsCloseRow> = {
-  rows: (ex) => ex.options.closes,
-  close: (r) => ({ uid: r.uid, ci: r.ci, size: r.size, pnl: BigInt(r.pnl), text: r.text }),
-  perSecond: 1e6,
-};
-
-/** The liquidator's takeovers (options-liquidation.ts), one row per position taken over. */
-const LIQUIDATIONS: LiquidationHistory<OptionsLiquidationRow> = {
-  rows: (ex) => ex.options.liquidations,
-  uid: (r) => r.uid,
-  ci: (r) => r.ci,
-  push: liquidationPush,
-  perSecond: 1e6,
-};
-
-/** The close histories the pushes follow. */
-export const CLOSE_HISTORIES: readonly CloseHistory<{ readonly t: number }>[] = [POSITION_CLOSES];
-/** The liquidation histories the pushes follow. */
-export const LIQUIDATION_HISTORIES: readonly LiquidationHistory<{ readonly t: number }>[] = [LIQUIDATIONS];
-
-/** A history and its cursor. */
-interface Followed<H> { readonly history: H; readonly cursor: HistoryCursor<{ readonly t: number }> }
-
 export class OptionsPrivatePushes extends PushObserver {
   readonly #ex: Exchange;
   readonly #out: Publisher;
   readonly #balances: AccountBookFollower;
   readonly #settlements: HistoryCursor<UserSettlementRow>;
-  readonly #closes: Followed<CloseHistory<{ readonly t: number }>>[];
-  readonly #liquidations: Followed<LiquidationHistory<{ readonly t: number }>>[];
+  readonly #closes: HistoryCursor<OptionsCloseRow>;
+  readonly #liquidations: HistoryCursor<OptionsLiquidationRow>;
 
   constructor(gateway: ExchangeGateway, out: Publisher) {
     super('options private websocket push');
@@ -97,8 +48,8 @@ export class OptionsPrivatePushes extends PushObserver {
     this.#out = out;
     this.#balances = new AccountBookFollower(ex, out, (topic, uid, entries, t) => this.#publish([topic], 'options.balances', entries.map((e) => balancePush(this.#ex, uid, e)), t));
     this.#settlements = new HistoryCursor(ex.options.userSettlements);
-    this.#closes = CLOSE_HISTORIES.map((history) => ({ history, cursor: new HistoryCursor(history.rows(ex)) }));
-    this.#liquidations = LIQUIDATION_HISTORIES.map((history) => ({ history, cursor: new HistoryCursor(history.rows(ex)) }));
+    this.#closes = new HistoryCursor(ex.options.closes);
+    this.#liquidations = new HistoryCursor(ex.options.liquidations);
   }
 
   /** After an options.balances subscription of `uid` on the endpoint of `settle`: entries from the book's current end. */
@@ -118,10 +69,13 @@ export class OptionsPrivatePushes extends PushObserver {
     if (ci < 0 || events.count === 0) return;
     const { users, fills } = touchedOrders(events);
     for (const [uid, orders] of users) {
-      this.#publish(this.#topics('options.orders', ci, uid), 'options.orders', [...orders].flatMap((id) => {
-        const r = this.#ex.orders.find(id);
-        return r < 0 ? [] : [orderPush(this.#ex, r, t)];
-      }), t);
+      const topics = this.#topics('options.orders', ci, uid);
+      if (topics.length > 0) {
+        this.#publish(topics, 'options.orders', [...orders].flatMap((id) => {
+          const r = this.#ex.orders.find(id);
+          return r < 0 ? [] : [orderPush(this.#ex, r, t)];
+        }), t);
+      }
       if (fills === 0) continue;
       this.#trades(ci, uid, fills, t);
       this.#position(uid, ci, t);
@@ -170,17 +124,12 @@ export class OptionsPrivatePushes extends PushObserver {
       this.#publish(this.#topics('options.user_settlements', r.ci, r.uid), 'options.user_settlements', [userSettlementPush(ex, r)], timeUs);
       this.#position(r.uid, r.ci, timeUs);
     }
-    for (const { history, cursor } of this.#closes) {
-      for (const r of cursor.fresh(history.rows(ex), nowS * history.perSecond)) {
-        const c = history.close(r);
-        this.#publish(this.#topics('options.position_closes', c.ci, c.uid), 'options.position_closes',
-          [positionClosePush(ex, c.uid, c.ci, c.size, c.pnl, c.text, Math.floor(r.t / history.perSecond))], timeUs);
-      }
+    // Close and liquidation rows are stamped in µs.
+    for (const r of this.#closes.fresh(ex.options.closes, timeUs)) {
+      this.#publish(this.#topics('options.position_closes', r.ci, r.uid), 'options.position_closes', [positionClosePush(ex, r)], timeUs);
     }
-    for (const { history, cursor } of this.#liquidations) {
-      for (const r of cursor.fresh(history.rows(ex), nowS * history.perSecond)) {
-        this.#publish(this.#topics('options.liquidates', history.ci(r), history.uid(r)), 'options.liquidates', [history.push(ex, r)], timeUs);
-      }
+    for (const r of this.#liquidations.fresh(ex.options.liquidations, timeUs)) {
+      this.#publish(this.#topics('options.liquidates', r.ci, r.uid), 'options.liquidates', [liquidationPush(ex, r)], timeUs);
     }
   }
 }

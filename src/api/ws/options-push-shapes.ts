@@ -10,7 +10,7 @@ import { formatSigned, RATE_SCALE } from '../../core/futures/futures-math.js';
 import type { AccountBookEntry } from '../../core/ledger/queries.js';
 import { Side } from '../../core/matching/order-types.js';
 import { payoff } from '../../core/options/options-margin.js';
-import type { OptionsLiquidationRow, UserSettlementRow } from '../../core/options/options-state.js';
+import type { OptionsCloseRow, OptionsLiquidationRow, UserSettlementRow } from '../../core/options/options-state.js';
 import {
   type MarketFigures, moneyText, priceText, renderOptionContract, renderOptionOrder, renderOptionPosition,
   renderOptionPublicTrade, renderOptionsBookEntry, tagOf,
@@ -22,7 +22,7 @@ const num = (v: unknown): number => Number(v);
 const rateNum = (r: bigint): number => Number(formatSigned(r, RATE_SCALE));
 
 /** A time pair `{time, time_ms}` of engine time `us`. */
-export const stamp = (us: number): { time: number; time_ms: number } => ({ time: sec(us), time_ms: ms(us) });
+const stamp = (us: number): { time: number; time_ms: number } => ({ time: sec(us), time_ms: ms(us) });
 
 /** options.trades / options.ul_trades: one trade (size signed by the taker's side); `withType` adds `is_call`. */
 export function tradePush(ex: Exchange, id: number, withType: boolean): Record<string, unknown> {
@@ -141,13 +141,14 @@ export function userSettlementPush(ex: Exchange, r: UserSettlementRow): Record<s
  * options.position_closes: a position that became empty. `pnl` what closed it paid or received, `text` how it closed
  * (`settled` for an expiry; a liquidation's record says `liquidated`), `size` the size it had.
  */
-export function positionClosePush(ex: Exchange, uid: number, ci: number, size: number, pnl: bigint, text: string, timeS: number): Record<string, unknown> {
+export function positionClosePush(ex: Exchange, r: OptionsCloseRow): Record<string, unknown> {
   const S = ex.options;
-  const k = S.contracts[ci]!;
+  const k = S.contracts[r.ci]!;
   const u = S.underlyings[k.u]!;
+  const timeS = Math.floor(r.t / 1e6);
   return {
-    contract: k.name, pnl: num(moneyText(u, pnl)), settle_size: size, side: size > 0 ? 'long' : 'short', text, underlying: u.name,
-    user: String(uid), time: timeS, time_ms: timeS * 1000,
+    contract: k.name, pnl: num(moneyText(u, BigInt(r.pnl))), settle_size: r.size, side: r.size > 0 ? 'long' : 'short', text: r.text,
+    underlying: u.name, user: String(r.uid), time: timeS, time_ms: timeS * 1000,
   };
 }
 

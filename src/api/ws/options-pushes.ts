@@ -31,7 +31,7 @@ import { type BookEvents, EventKind } from '../../core/matching/book-events.js';
 import { ResultCode } from '../../core/result-code.js';
 import type { ExchangeGateway } from '../../engine/gateway.js';
 import { formatSigned } from '../../core/futures/futures-math.js';
-import { modelOf, renderOptionTicker, renderUnderlying } from '../../gate/options-shapes.js';
+import { markOf, renderOptionTicker, renderUnderlying } from '../../gate/options-shapes.js';
 import type { OptionsMarketData } from '../market-data/options-market-data.js';
 import { topicOf } from './channels.js';
 import { ContractBooks } from './contract-books.js';
@@ -109,7 +109,7 @@ export class OptionsPushes extends PushObserver {
       case 'options.ul_price': return ex.options.index[x.underlying]! > 0 ? updateFrame(channel, underlyingPricePush(ex, x.underlying, nowUs), nowUs) : undefined;
       case 'options.mark_price':
       case 'options.mark_prices': {
-        const mark = modelOf(ex, x.contract, nowUs).markTicks;
+        const mark = markOf(ex, x.contract, nowUs);
         this.#marks[x.contract] = mark;
         return updateFrame(channel, markPush(ex, x.contract, mark, nowUs), nowUs);
       }
@@ -165,10 +165,12 @@ export class OptionsPushes extends PushObserver {
     const k = this.#name(ci);
     const tickerTopic = topicOf('options.contract_tickers', k);
     if (this.#out.subscribers(tickerTopic) > 0) this.#out.publish(tickerTopic, this.#tickerFrame(ci, timeUs));
-    const mark = modelOf(ex, ci, timeUs).markTicks;
+    const topics = MARK_CHANNELS.map((c) => topicOf(c, k));
+    if (topics.every((topic) => this.#out.subscribers(topic) === 0)) return;
+    const mark = markOf(ex, ci, timeUs);
     if (mark === this.#marks[ci]) return;
-    for (const c of MARK_CHANNELS) {
-      const topic = topicOf(c, k);
+    for (const [i, c] of MARK_CHANNELS.entries()) {
+      const topic = topics[i]!;
       if (this.#out.subscribers(topic) === 0) continue;
       this.#marks[ci] = mark;
       this.#out.publish(topic, updateFrame(c, markPush(ex, ci, mark, timeUs), timeUs));

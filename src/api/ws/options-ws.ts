@@ -26,7 +26,7 @@ import { OptionsPushes } from './options-pushes.js';
 import { createWsHost, type WsHost, type WsOptions } from './ws-host.js';
 
 /** The paths of the options endpoint of `settle`. */
-export const optionsPaths = (settle: string): string[] =>
+const optionsPaths = (settle: string): string[] =>
   [`/v4/ws/options/${settle}`, `/v4/ws/options/${settle}/`, `/v4/ws/op-ws/${settle}`, `/v4/ws/op-ws/${settle}/`];
 
 /** Registers the endpoints (none without options contracts); returns the public pushes, observing the gateway. */

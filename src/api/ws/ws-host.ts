@@ -72,7 +72,7 @@ export type WsResolution<T> = { readonly ok: true; readonly value: { readonly to
 export interface WsProtocol<T> {
   /** Paths it answers on (e.g. `/ws/v4/`). */
   readonly paths: readonly string[];
-  /** `spot` or `futures`: pings arrive on `<prefix>.ping` and are answered on `<prefix>.pong`. */
+  /** `spot`, `futures`, `options` or `sim`: pings arrive on `<prefix>.ping` and are answered on `<prefix>.pong`. */
   readonly prefix: string;
   /** The key permission a private subscription needs (read access suffices); default `spot`. */
   readonly group?: PermGroup | undefined;

@@ -104,8 +104,8 @@ export class OrderStore {
 
   /**
    * Record of `orderId`, or NIL. The last answer is remembered (`open` and `#release` keep it true): a command
-   * finds its order in R1 and again in R2, and the hash index spans the finished window (100,000 records by
-   * default), so a repeat costs a cache miss the memo spares.
+   * finds its order in R1 and again in R2, and the memo spares the repeat's probe of the open index and, for an
+   * order no longer open, of the finished one.
    */
   find(orderId: number): number {
     if (orderId === this.#memoId) return this.#memoRecord;

@@ -75,7 +75,7 @@ export class ArrayOrderBook implements OrderBook {
     const act = effectiveStpAct(c.stpId, c.stpAct);
     out.accepted(id, user, side, price, amount);
 
-    if (isLimit && !crosses(side, price, R.bestPrice(side === Side.Buy ? R.asks : R.bids))) {
+    if (isLimit && !crosses(side, price, this.#bestOpposite(side))) {
       // Nothing to meet (the common case of a maker): what the match would end with, without running it.
       if (tif === TimeInForce.Ioc) out.finished(id, user, FinishAs.Ioc, amount);
       else if (tif === TimeInForce.Fok) out.finished(id, user, FinishAs.Fok, amount);

@@ -3,10 +3,10 @@
  *
  * Each pool is a set of parallel typed-array columns indexed by a record number, all views on one ArrayBuffer
  * (ColumnBlock), with a free list threaded through one Int32 column (NIL-terminated). `alloc()` pops the free
- * list, growing every column when it is empty; `release()` pushes. Growth doubles a pool up to 2^20 records,
- * then adds a quarter at a time: one new buffer, each column copied once (@allocates; steady state never
- * grows). A growing book copies each record about twice in all, and a book of millions of orders carries at
- * most 25% spare records.
+ * list, growing every column when it is empty; `release()` pushes. Growth (poolCapacity) quadruples a pool
+ * below 2^16 records, doubles it up to 2^20, then adds a quarter at a time: one new buffer, each column copied
+ * once (@allocates; steady state never grows). A young book may carry up to 4× spare records (at most 3.8 MB of
+ * orders below 2^16), a book of millions of orders at most 25%.
  *
  * Bytes per order record: id, amount, left, entry number (4 × f64) + owner, STP group, level, FIFO next/prev,
  * iceberg record (6 × i32) + side, tif, stp act (3 × u8) = 59 bytes.
@@ -30,7 +30,7 @@ export const nextCapacity = (cap: number): number => cap + (cap < DOUBLING_LIMIT
  * so a young book reaches its working size in half the steps (each one a new buffer and a copy of every column),
  * at the price of up to 4× spare records while it holds fewer than 2^16 (at most 3.8 MB of orders).
  */
-export const poolCapacity = (cap: number): number => (cap < QUADRUPLING_LIMIT ? 4 * Math.max(MIN_CHUNK / 4, cap) : nextCapacity(cap));
+const poolCapacity = (cap: number): number => (cap < QUADRUPLING_LIMIT ? 4 * Math.max(MIN_CHUNK / 4, cap) : nextCapacity(cap));
 
 /** Threads records [from, to) onto a free list whose link column is `next`, ending in `tail`. */
 function threadFree(next: Int32Array, from: number, to: number, tail: number): void {

@@ -9,8 +9,7 @@
  * degrade under churn).
  *
  * Insert after a miss: `get` remembers where its probe for an absent key ended; an `insert` of that key with no
- * change to the table in between lands there without hashing or probing again (place: look up the new id, then
- * rest it).
+ * change to the table in between lands there without hashing or probing again (look up a key, then add it).
  *
  * Allocation: none, except `insert` doubling the table when it passes half full (amortised, rare): one array,
  * entries moved by their stored hash. (Quadrupling a young table saved rehashes but left it sparser and larger,
@@ -115,6 +114,7 @@ export class KeyIndex {
 
   /** Removes `key`; returns false when it was absent. `keys[slot]` must still hold the key. */
   remove(key: number): boolean {
+    if (this.#count === 0 || key > this.#ceiling) return false; // never inserted: nothing to hash or probe
     const table = this.#table;
     const mask = this.#mask;
     const keys = this.#keys;

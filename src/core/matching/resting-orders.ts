@@ -42,7 +42,7 @@ export class RestingOrders {
    * Price → level record, for both sides, of levels that a lookup has found behind the best: filled by
    * `enqueue` when a binary search of the ladder finds (or creates) a level there, emptied with the level. The
    * best level and a new best are found at the ladder's end without it, so a book that only adds new bests
-   * (prices walking up) never touches it.
+   * (prices walking up) never fills it (and a dropped level's removal from it returns at once).
    */
   readonly levelAt: KeyIndex;
   /** Orders that have entered the book so far: the next entry number. */
@@ -97,7 +97,7 @@ export class RestingOrders {
    */
   enqueue(o: number, side: number, price: number, shown: number): void {
     const L = this.levels;
-    const ladder = side === Side.Buy ? this.bids : this.asks;
+    const ladder = this.ladder(side);
     const top = ladder.n - 1;
     const key = ladder.sign * price;
     let lvl: number;
@@ -147,16 +147,14 @@ export class RestingOrders {
     const L = this.levels;
     const next = P.next[o]!;
     L.head[lvl] = next;
-    let gone = false;
-    if (next === NIL) {
-      L.tail[lvl] = NIL;
-      gone = true;
-    } else P.prev[next] = NIL;
+    if (next === NIL) L.tail[lvl] = NIL;
+    else P.prev[next] = NIL;
+    // `o` was the head, so the level empties exactly when it had no next.
     const count = L.count[lvl]! - 1;
     L.count[lvl] = count;
     if (count === 0) this.#dropLevel(lvl, P.side[o]!);
     this.forget(o);
-    return gone;
+    return count === 0;
   }
 
   /** Unlinks `o` from its level, dropping the level when it empties. Returns true if it did. */
@@ -174,7 +172,7 @@ export class RestingOrders {
   /** Takes an emptied level out of its side's ladder and the price index, and frees it. */
   #dropLevel(lvl: number, side: number): void {
     const L = this.levels;
-    const ladder = side === Side.Buy ? this.bids : this.asks;
+    const ladder = this.ladder(side);
     const top = ladder.n - 1;
     const price = L.price[lvl]!;
     ladder.removeAt(ladder.levels[top] === lvl ? top : ladder.search(price));

@@ -47,7 +47,7 @@ export const liquidatableBy = (uid: number, f: OptionsAccountFigures): boolean =
 
 /** True when (uid, cur)'s options account is liquidatable now (module comment). */
 export function isOptionsLiquidatable(ctx: Pick<ExchangeContext, 'options' | 'ledger'>, uid: number, cur: number): boolean {
-  return uid !== INSURANCE_UID && liquidatableBy(uid, optionsAccountFigures(ctx, uid, cur));
+  return liquidatableBy(uid, optionsAccountFigures(ctx, uid, cur));
 }
 
 /** OptionsLiquidate (see the module comment). */

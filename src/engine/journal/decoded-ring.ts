@@ -31,52 +31,56 @@ import { HEADER_BYTES } from '../ring/layout.js';
 import type { SpscRing } from '../ring/spsc-ring.js';
 import type { JournalDefect } from './format.js';
 
-export const DECODED_SLOT_BYTES = 128;
+const DECODED_SLOT_BYTES = 128;
 /** Ring geometry word count of a slot (SpscRing counts Int32 words). */
 export const DECODED_SLOT_WORDS = DECODED_SLOT_BYTES / 4;
 /** UTF-16 code units a continuation slot holds. */
-export const UNITS_PER_SLOT = DECODED_SLOT_BYTES / 2;
+const UNITS_PER_SLOT = DECODED_SLOT_BYTES / 2;
 
 export const SlotKind = { Record: 1, End: 2 } as const;
 
 // Float64 fields (from f64Offset).
-export const D_SEQ = 0;
-export const D_TIME = 1;
-export const D_UID = 2;
-export const D_ORDER = 3;
-export const D_PRICE = 4;
-export const D_AMOUNT = 5;
-export const D_ICEBERG = 6;
-export const D_TO_UID = 7;
-export const D_POS = 8;
+const D_SEQ = 0;
+const D_TIME = 1;
+const D_UID = 2;
+const D_ORDER = 3;
+const D_PRICE = 4;
+const D_AMOUNT = 5;
+const D_ICEBERG = 6;
+const D_TO_UID = 7;
+const D_POS = 8;
 // Int32 fields (from wordOffset), after the nine Float64 fields' 18 words.
-export const D_KIND = 18;
-export const D_MARKET = 19;
-export const D_CURRENCY = 20;
-export const D_SUB = 21;
-export const D_TO_SUB = 22;
-export const D_TYPE = 23;
-export const D_SIDE = 24;
-export const D_OTYPE = 25;
-export const D_TIF = 26;
-export const D_STP_ACT = 27;
-export const D_AKIND = 28;
-export const D_TO_KIND = 29;
-export const D_TEXT_LEN = 30;
-export const D_RECORD_LEN = 31;
+const D_KIND = 18;
+const D_MARKET = 19;
+const D_CURRENCY = 20;
+const D_SUB = 21;
+const D_TO_SUB = 22;
+const D_TYPE = 23;
+const D_SIDE = 24;
+const D_OTYPE = 25;
+const D_TIF = 26;
+const D_STP_ACT = 27;
+const D_AKIND = 28;
+const D_TO_KIND = 29;
+const D_TEXT_LEN = 30;
+const D_RECORD_LEN = 31;
 
 // End slot: Float64 fields, and the Int32 reason.
-export const E_RECORDS = 0;
-export const E_VALID_BYTES = 1;
-export const E_FILE_BYTES = 2;
-export const E_REASON = 19;
+const E_RECORDS = 0;
+const E_VALID_BYTES = 1;
+const E_FILE_BYTES = 2;
+const E_REASON = 19;
 
 /** JournalDefect values by their code in E_REASON. */
-export const DEFECT_CODES: readonly JournalDefect[] = ['bad-length', 'checksum', 'undecodable', 'torn', 'group'];
+const DEFECT_CODES: readonly JournalDefect[] = ['bad-length', 'checksum', 'undecodable', 'torn', 'group'];
 
 /** Slots a record of `c` takes: its record slot and the continuation slots of its strings. */
 export function slotsFor(c: Command): number {
-  const units = c.text.length + c.record.length;
+  return slotsForUnits(c.text.length + c.record.length);
+}
+
+/** Slots a record whose strings hold `units` UTF-16 code units takes (the one rule both sides of the ring follow). */
+function slotsForUnits(units: number): number {
   return 1 + (units === 0 ? 0 : Math.ceil(units / UNITS_PER_SLOT));
 }
 
@@ -99,12 +103,13 @@ export function writeDecoded(ring: SpscRing, units: Uint16Array, first: number, 
   w[wt + D_TYPE] = c.type; w[wt + D_SIDE] = c.side; w[wt + D_OTYPE] = c.orderType; w[wt + D_TIF] = c.tif;
   w[wt + D_STP_ACT] = c.stpAct; w[wt + D_AKIND] = c.kind; w[wt + D_TO_KIND] = c.toKind;
   w[wt + D_TEXT_LEN] = c.text.length; w[wt + D_RECORD_LEN] = c.record.length;
-  let u = 0;
-  const put = (s: string): void => {
-    for (let i = 0; i < s.length; i++, u++) units[unitIndex(ring, first, u)] = s.charCodeAt(i);
-  };
-  if (c.text.length > 0) put(c.text);
-  if (c.record.length > 0) put(c.record);
+  if (c.text.length > 0) putUnits(ring, units, first, 0, c.text);
+  if (c.record.length > 0) putUnits(ring, units, first, c.text.length, c.record);
+}
+
+/** Writes the code units of `s` as units `from`… of the strings of the record at `first`. */
+function putUnits(ring: SpscRing, units: Uint16Array, first: number, from: number, s: string): void {
+  for (let i = 0; i < s.length; i++) units[unitIndex(ring, first, from + i)] = s.charCodeAt(i);
 }
 
 /** Producer. Writes the end slot at `seq`. */
@@ -150,8 +155,7 @@ export function readDecoded(ring: SpscRing, units: Uint16Array, seq: number, c: 
   const recordLen = w[wt + D_RECORD_LEN]!;
   c.text = textLen === 0 ? '' : stringAt(ring, units, seq, 0, textLen);
   c.record = recordLen === 0 ? '' : stringAt(ring, units, seq, textLen, recordLen);
-  const total = textLen + recordLen;
-  return 1 + (total === 0 ? 0 : Math.ceil(total / UNITS_PER_SLOT));
+  return slotsForUnits(textLen + recordLen);
 }
 
 /** Index in `units` of code unit `u` of the strings of the record at `seq` (continuation slot seq + 1 + ⌊u / UNITS_PER_SLOT⌋). */

@@ -30,11 +30,12 @@ import type { BookProbe } from '../futures/futures-prices.js';
 function shortOwners(ex: Exchange): [number, number][] {
   const S = ex.options;
   const out: [number, number][] = [];
-  const seen = new Set<string>();
+  const seen = new Set<number>();
+  const span = ex.currencies.length;
   for (const p of S.rows) {
     if (p.size >= 0 || p.uid === INSURANCE_UID) continue;
     const cur = S.settleCur[S.contracts[p.ci]!.u]!;
-    const key = `${p.uid}/${cur}`;
+    const key = p.uid * span + cur;
     if (seen.has(key)) continue;
     seen.add(key);
     out.push([p.uid, cur]);
@@ -51,11 +52,6 @@ function marketsToClear(ex: Exchange, uid: number, cur: number): number[] {
     if (p.pending > 0 && S.settleCur[S.contracts[p.ci]!.u] === cur) out.push(S.marketOf[p.ci]!);
   }
   return out;
-}
-
-/** True when `uid` has an account that is liquidatable now (any settle currency). */
-export function anyOptionsLiquidatable(ex: Exchange): boolean {
-  return shortOwners(ex).some(([uid, cur]) => isOptionsLiquidatable(ex, uid, cur));
 }
 
 /** One options liquidation pass at engine time `nowUs` (see the module comment); `probe` reads the books for step 3. */

@@ -21,7 +21,9 @@
  *      mean index of the expiration's window (the index now is only its last fallback; core/options).
  *      An underlying without any index yet is settled at its next pass that has one.
  * POST /sim/clock waits on `ready()`, so moving the simulated clock across an expiry settles it before it answers.
- * Costs: one incremental pass over new trades (LastPrices), O(contracts + open orders of expiring contracts).
+ * Costs per pass: one incremental pass over new trades (LastPrices); per index step the option model of every
+ * unsettled contract and a liquidation scan of every options position row; O(open orders) of expiring contracts;
+ * an MMP freeze scans the users with MMP settings and their open orders.
  */
 import type { Clock } from '../../core/clock.js';
 import { Command, CommandType } from '../../core/command.js';
