@@ -40,6 +40,18 @@ export const SNAPSHOT_INTERVALS: Readonly<Record<string, number>> = { '100ms': 1
 /** Largest number of entries one subscription payload may name. */
 export const MAX_PAYLOAD_ENTRIES = 100;
 
+/**
+ * A subscription payload as its list of names: absent means none; otherwise an array of at most
+ * MAX_PAYLOAD_ENTRIES strings, else the message every endpoint answers.
+ */
+export function payloadStrings(payload: unknown): { ok: true; items: string[] } | { ok: false; message: string } {
+  const list = payload === undefined || payload === null ? [] : payload;
+  if (!Array.isArray(list)) return { ok: false, message: 'payload must be an array' };
+  if (list.length > MAX_PAYLOAD_ENTRIES) return { ok: false, message: `payload has more than ${MAX_PAYLOAD_ENTRIES} entries` };
+  if (!list.every((x) => typeof x === 'string')) return { ok: false, message: 'payload entries must be strings' };
+  return { ok: true, items: list };
+}
+
 export const topicOf = (channel: string, key: string): string => `${channel}|${key}`;
 
 /**
@@ -85,11 +97,9 @@ const target = (market: number, depth = 0, intervalMs = 0, interval = ''): Targe
  * `uid` is the authenticated user for private channels (0 for public ones).
  */
 export function resolveSubscription(channel: Channel, payload: unknown, marketIndex: (pair: string) => number, uid: number): Resolution {
-  const list = payload === undefined || payload === null ? [] : payload;
-  if (!Array.isArray(list)) return fail(WsErrorCode.InvalidArgument, 'payload must be an array');
-  if (list.length > MAX_PAYLOAD_ENTRIES) return fail(WsErrorCode.InvalidArgument, `payload has more than ${MAX_PAYLOAD_ENTRIES} entries`);
-  if (!list.every((x) => typeof x === 'string')) return fail(WsErrorCode.InvalidArgument, 'payload entries must be strings');
-  const items = list;
+  const list = payloadStrings(payload);
+  if (!list.ok) return fail(WsErrorCode.InvalidArgument, list.message);
+  const items = list.items;
   const pairCheck = (p: string): string | undefined => (marketIndex(p) < 0 ? `unknown currency pair: ${p.slice(0, 40)}` : undefined);
   switch (channel) {
     case 'spot.trades':

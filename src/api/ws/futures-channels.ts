@@ -22,7 +22,7 @@ import type { Exchange } from '../../core/exchange/exchange.js';
 import { CandleKind } from '../market-data/futures-candles.js';
 import { INTERVAL_NAMES } from '../market-data/intervals.js';
 import { WsErrorCode } from './envelope.js';
-import { MAX_PAYLOAD_ENTRIES, topicOf } from './channels.js';
+import { payloadStrings, topicOf } from './channels.js';
 import type { WsResolution } from './ws-host.js';
 
 export const FUTURES_PUBLIC_CHANNELS = [
@@ -56,11 +56,9 @@ const target = (contract: number, depth = 0, interval = '', kind: CandleKind = C
 
 /** The topics of `channel` with `payload` on the endpoint of `settle`. */
 export function resolveFuturesSubscription(ex: Exchange, settle: string, channel: FuturesChannel, payload: unknown): WsResolution<FxTarget> {
-  const list = payload === undefined || payload === null ? [] : payload;
-  if (!Array.isArray(list)) return bad('payload must be an array');
-  if (list.length > MAX_PAYLOAD_ENTRIES) return bad(`payload has more than ${MAX_PAYLOAD_ENTRIES} entries`);
-  if (!list.every((x) => typeof x === 'string')) return bad('payload entries must be strings');
-  const items = list;
+  const list = payloadStrings(payload);
+  if (!list.ok) return bad(list.message);
+  const items = list.items;
   const contractOf = (name: string): number => ex.futures.contractIndex(settle, name);
   const unknown = (name: string): WsResolution<FxTarget> => bad(`unknown contract: ${name.slice(0, 40)} (settle ${settle})`);
   const one = (topics: string[], targets: FxTarget[]): WsResolution<FxTarget> => ({ ok: true, value: { topics, targets } });

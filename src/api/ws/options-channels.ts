@@ -30,7 +30,7 @@
  */
 import type { Exchange } from '../../core/exchange/exchange.js';
 import { WsErrorCode } from './envelope.js';
-import { MAX_PAYLOAD_ENTRIES, topicOf, userItems } from './channels.js';
+import { MAX_PAYLOAD_ENTRIES, payloadStrings, topicOf, userItems } from './channels.js';
 import type { WsResolution } from './ws-host.js';
 
 export const OPTIONS_PUBLIC_CHANNELS = [
@@ -134,15 +134,6 @@ const fail = (message: string): WsResolution<OpTarget> => ({ ok: false, code: Ws
 const target = (contract: number, underlying = -1, depth = 0, interval = ''): OpTarget => ({ contract, underlying, depth, interval });
 const one = (topics: string[], targets: OpTarget[]): WsResolution<OpTarget> => ({ ok: true, value: { topics, targets } });
 
-/** The string entries of an array payload, or a message. */
-function stringList(payload: unknown): { ok: true; items: string[] } | { ok: false; message: string } {
-  const list = payload === undefined || payload === null ? [] : payload;
-  if (!Array.isArray(list)) return { ok: false, message: 'payload must be an array' };
-  if (list.length > MAX_PAYLOAD_ENTRIES) return { ok: false, message: `payload has more than ${MAX_PAYLOAD_ENTRIES} entries` };
-  if (!list.every((x) => typeof x === 'string')) return { ok: false, message: 'payload entries must be strings' };
-  return { ok: true, items: list };
-}
-
 /** The topics of public `channel` with `payload` on the endpoint of `scope`. */
 export function resolveOptionsSubscription(scope: OptionsScope, channel: OptionsChannel, payload: unknown): WsResolution<OpTarget> {
   const contracts = (names: readonly string[], key: (name: string) => string, mk: (ci: number) => OpTarget): WsResolution<OpTarget> => {
@@ -163,7 +154,7 @@ export function resolveOptionsSubscription(scope: OptionsScope, channel: Options
     if (typeof interval !== 'string' || !OPTIONS_INTERVALS.includes(interval)) return fail(`interval must be one of ${OPTIONS_INTERVALS.join(', ')}`);
     return contracts(e.names, (n) => `${interval}_${n}`, (ci) => target(ci, -1, 0, interval));
   }
-  const l = stringList(payload);
+  const l = payloadStrings(payload);
   if (!l.ok) return fail(l.message);
   const items = l.items;
   if (CONTRACT_LISTS.has(channel)) {
